@@ -1,0 +1,72 @@
+/*
+ * main.c - the `ravel` command: one subcommand per file.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "NAME\n"
+    "    ravel - find concurrency bugs in C programs and replay each one\n"
+    "\n"
+    "SYNOPSIS\n"
+    "    ravel run [OPTIONS] -- PROGRAM [ARGS...]\n"
+    "    ravel replay [--gdb] [OPTIONS] TICKET [-- PROGRAM [ARGS...]]\n"
+    "    ravel help [COMMAND]\n"
+    "    ravel --version\n"
+    "\n"
+    "DESCRIPTION\n"
+    "    ravel runs a pthreads program one thread at a time under its own\n"
+    "    scheduler, many times, choosing a different interleaving each time,\n"
+    "    and reports assertion failures, crashes, deadlocks, lock misuse,\n"
+    "    livelocks, hangs, non-zero exits and schedule-dependent results.\n"
+    "    Every report comes with a replay ticket that re-executes exactly\n"
+    "    the failing schedule.\n"
+    "\n"
+    "    Programs are built for ravel without source changes: compile and\n"
+    "    link them with ravel-cc (CC=ravel-cc make), or use the CMake\n"
+    "    function ravel_instrument(TARGET).\n"
+    "\n"
+    "COMMANDS\n"
+    "    run      explore the interleavings of PROGRAM\n"
+    "    replay   re-execute the schedule recorded in a ticket\n"
+    "    help     show the manual of a command\n"
+    "\n"
+    "EXIT STATUS\n"
+    "    0  nothing found    1  bugs found    2  usage error or tool failure\n"
+    "\n"
+    "See 'ravel help run' and 'ravel help replay', and README.md.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return RAVEL__EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run"))
+        return ravel__cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay"))
+        return ravel__cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("ravel %s\n", RAVEL__VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        if (argc > 2 && !strcmp(argv[2], "run"))
+            ravel__help_run();
+        else if (argc > 2 && !strcmp(argv[2], "replay"))
+            ravel__help_replay();
+        else if (argc > 2)
+            ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
+                                     "replay)",
+                               argv[2]);
+        else
+            fputs(usage, stdout);
+        return 0;
+    }
+    ravel__usage_error(NULL, "unknown command '%s' (commands: run, replay, "
+                             "help; see 'ravel --help')",
+                       cmd);
+}

@@ -1,0 +1,814 @@
+/*
+ * model.c - semantics of visible operations (see model.h).
+ *
+ * Each operation has three parts, kept next to each other below:
+ * enabledness (op_enabled), misuses that would block a thread on itself
+ * (ravel__op_selfblock) and the effect (ravel__op_apply). Blocking
+ * operations are never scheduled while they would block ("blocking
+ * avoidance"), so apply never waits: when a thread reaches apply, its
+ * operation can complete. Timed operations are always enabled: when the
+ * resource is not available they time out, since time is a choice and not
+ * a clock (docs/architecture.md).
+ */
+#include "model.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const op_names[] = {
+#define RAVEL_OP(n, t, k) t,
+#include "ops.def"
+#undef RAVEL_OP
+};
+
+static const uint8_t op_obj_kinds[] = {
+#define RAVEL_OP(n, t, k) RAVEL__OBJ_##k,
+#include "ops.def"
+#undef RAVEL_OP
+};
+
+const char *ravel__op_name(uint16_t kind)
+{
+    return kind < RAVEL__OP_COUNT ? op_names[kind] : "?";
+}
+
+uint8_t ravel__op_obj_kind(uint16_t kind)
+{
+    return kind < RAVEL__OP_COUNT ? op_obj_kinds[kind] : RAVEL__OBJ_NONE;
+}
+
+const char *ravel__obj_kind_name(uint8_t kind)
+{
+    static const char *const names[] = {
+        "object", "thread", "mutex",   "cond", "rwlock",
+        "sem",    "barrier", "spinlock", "once", "atomic",
+    };
+    return kind < RAVEL__COUNT(names) ? names[kind] : "object";
+}
+
+static const char *const fail_names[RAVEL__FAIL_COUNT] = {
+    "none",       "assertion",      "crash",       "deadlock", "lock-misuse",
+    "step-limit", "nondeterminism", "exit-status", "hang",
+};
+
+const char *ravel__fail_kind_name(uint8_t kind)
+{
+    return kind < RAVEL__FAIL_COUNT ? fail_names[kind] : "unknown";
+}
+
+int ravel__fail_kind_parse(const char *name)
+{
+    for (int i = 1; i < RAVEL__FAIL_COUNT; i++)
+        if (!strcmp(name, fail_names[i]))
+            return i;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Layout and lifetime                                                 */
+
+static uint32_t index_size(uint32_t max_objects)
+{
+    uint32_t n = 16;
+    while (n < max_objects * 2)
+        n *= 2;
+    return n;
+}
+
+static size_t align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+size_t ravel__exec_size(uint32_t max_events, uint32_t max_objects)
+{
+    return align16(sizeof(struct ravel__exec)) +
+           align16((size_t)max_objects * sizeof(struct ravel__object)) +
+           align16((size_t)index_size(max_objects) * sizeof(uint32_t)) +
+           align16((size_t)max_events * sizeof(struct ravel__event));
+}
+
+struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
+                                       uint32_t max_objects)
+{
+    char *p = mem;
+    struct ravel__exec *x = (struct ravel__exec *)p;
+    p += align16(sizeof *x);
+    x->objects = (struct ravel__object *)p;
+    p += align16((size_t)max_objects * sizeof(struct ravel__object));
+    x->index = (uint32_t *)p;
+    p += align16((size_t)index_size(max_objects) * sizeof(uint32_t));
+    x->events = (struct ravel__event *)p;
+    x->max_events = max_events;
+    x->max_objects = max_objects;
+    x->index_mask = index_size(max_objects) - 1;
+    return x;
+}
+
+void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
+{
+    for (uint32_t i = 0; i < x->nobjects; i++)
+        x->index[x->objects[i].slot] = 0;
+    for (uint32_t i = 0; i < x->nthreads; i++) {
+        struct ravel__thread *th = &x->threads[i];
+        th->state = RAVEL__T_UNUSED;
+    }
+    x->number = number;
+    x->nthreads = x->nobjects = x->nevents = x->nvchoices = 0;
+    x->choice_points = 0;
+    x->ended = RAVEL__END_NONE;
+    x->has_result = 0;
+    x->result = 0;
+    x->exit_status = 0;
+    x->wait_seq = 0;
+    x->heap_seq = 0;
+    x->next_flags = 0;
+    memset(&x->failure, 0, sizeof x->failure);
+
+    struct ravel__thread *main_th = &x->threads[0];
+    memset(main_th, 0, offsetof(struct ravel__thread, frames));
+    strcpy(main_th->name, "1");
+    main_th->state = RAVEL__T_LIVE;
+    main_th->parent = RAVEL__NONE;
+    main_th->create_event = RAVEL__NONE;
+    main_th->pending.kind = RAVEL__OP_START;
+    main_th->pending.obj = RAVEL__NONE;
+    x->nthreads = 1;
+    x->running = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Objects                                                             */
+
+uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr)
+{
+    uint32_t h = (uint32_t)(addr >> 3) * 2654435761u;
+    for (uint32_t i = h & x->index_mask;; i = (i + 1) & x->index_mask) {
+        uint32_t e = x->index[i];
+        if (e == 0)
+            return RAVEL__NONE;
+        if (x->objects[e - 1].addr == addr)
+            return e - 1;
+    }
+}
+
+static void obj_reset(struct ravel__object *o, uint64_t addr, uint8_t kind,
+                      uint32_t slot)
+{
+    memset(o, 0, sizeof *o);
+    o->addr = addr;
+    o->kind = kind;
+    o->slot = slot;
+    o->owner = RAVEL__NONE;
+    o->origin_thread = RAVEL__NONE;
+    o->first_event = RAVEL__NONE;
+}
+
+uint32_t ravel__obj_find(struct ravel__exec *x, uint64_t addr, uint8_t kind,
+                         bool *created)
+{
+    uint32_t h = (uint32_t)(addr >> 3) * 2654435761u;
+    uint32_t i = h & x->index_mask;
+    for (;; i = (i + 1) & x->index_mask) {
+        uint32_t e = x->index[i];
+        if (e == 0)
+            break;
+        struct ravel__object *o = &x->objects[e - 1];
+        if (o->addr == addr) {
+            if (o->kind == kind) {
+                *created = false;
+                return e - 1;
+            }
+            /* Same memory, used as another kind: it was freed and reused.
+             * Keep the slot (and the name it has in the trace so far). */
+            uint8_t origin = o->origin;
+            uint32_t oth = o->origin_thread;
+            uint64_t seq = o->origin_seq, off = o->origin_off;
+            obj_reset(o, addr, kind, i);
+            o->origin = origin;
+            o->origin_thread = oth;
+            o->origin_seq = seq;
+            o->origin_off = off;
+            *created = true;
+            return e - 1;
+        }
+    }
+    if (x->nobjects >= x->max_objects)
+        return RAVEL__NONE;
+    uint32_t idx = x->nobjects++;
+    obj_reset(&x->objects[idx], addr, kind, i);
+    x->index[i] = idx + 1;
+    *created = true;
+    return idx;
+}
+
+/* ------------------------------------------------------------------ */
+/* Held locks (for misuse checks and "held by" in reports)             */
+
+static struct ravel__held *held_find(struct ravel__thread *th, uint32_t obj)
+{
+    for (uint32_t i = 0; i < th->nheld; i++)
+        if (th->held[i].obj == obj)
+            return &th->held[i];
+    return NULL;
+}
+
+static void held_add_n(struct ravel__thread *th, uint32_t obj, bool read,
+                       uint32_t n)
+{
+    struct ravel__held *h = held_find(th, obj);
+    if (h) {
+        h->count += n;
+        return;
+    }
+    if (th->nheld < RAVEL__MAX_HELD)
+        th->held[th->nheld++] = (struct ravel__held){obj, n, read};
+}
+
+static void held_add(struct ravel__thread *th, uint32_t obj, bool read)
+{
+    held_add_n(th, obj, read, 1);
+}
+
+static void held_remove(struct ravel__thread *th, uint32_t obj)
+{
+    for (uint32_t i = 0; i < th->nheld; i++) {
+        if (th->held[i].obj != obj)
+            continue;
+        if (--th->held[i].count == 0)
+            th->held[i] = th->held[--th->nheld];
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Failures                                                            */
+
+void ravel__fail(struct ravel__exec *x, uint8_t kind, uint32_t thread,
+                 uint64_t pc, const char *fmt, ...)
+{
+    struct ravel__failure *f = &x->failure;
+    if (f->kind != RAVEL__FAIL_NONE)
+        return;
+    f->kind = kind;
+    f->thread = thread;
+    f->pc = pc;
+    f->step = x->nevents;
+    f->obj = RAVEL__NONE;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Short description of an object for misuse messages; the report names
+ * objects properly, so this only needs the kind. */
+static void misuse(struct ravel__exec *x, uint32_t t, uint32_t obj,
+                   const char *fmt, const char *who)
+{
+    ravel__fail(x, RAVEL__FAIL_LOCK_MISUSE, t, x->threads[t].pending.pc, fmt,
+                who);
+    x->failure.obj = obj;
+}
+
+/* ------------------------------------------------------------------ */
+/* Enabledness                                                         */
+
+static bool mutex_available(const struct ravel__exec *x, uint32_t m,
+                            uint32_t t)
+{
+    const struct ravel__object *o = &x->objects[m];
+    return o->owner == RAVEL__NONE ||
+           (o->owner == t && o->subtype == RAVEL__MUTEX_RECURSIVE);
+}
+
+bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    if (th->state != RAVEL__T_LIVE)
+        return false;
+    const struct ravel__op *op = &th->pending;
+    const struct ravel__object *o =
+        (op->obj != RAVEL__NONE && ravel__op_obj_kind(op->kind) !=
+                                       RAVEL__OBJ_THREAD &&
+         ravel__op_obj_kind(op->kind) != RAVEL__OBJ_NONE)
+            ? &x->objects[op->obj]
+            : NULL;
+    switch (op->kind) {
+    case RAVEL__OP_JOIN: {
+        const struct ravel__thread *tg = &x->threads[op->obj];
+        return op->obj == t || tg->detached || tg->joined ||
+               tg->state == RAVEL__T_FINISHED;
+    }
+    case RAVEL__OP_MUTEX_LOCK:
+        return mutex_available(x, op->obj, t);
+    case RAVEL__OP_COND_WAKE:
+        return (th->cond_signaled || op->arg) &&
+               mutex_available(x, op->obj2, t);
+    case RAVEL__OP_RW_RDLOCK:
+        return o->owner == RAVEL__NONE;
+    case RAVEL__OP_RW_WRLOCK:
+        return o->owner == RAVEL__NONE && o->readers == 0;
+    case RAVEL__OP_SEM_WAIT:
+        return o->value > 0;
+    case RAVEL__OP_BARRIER_LEAVE:
+        return o->generation != th->barrier_gen;
+    case RAVEL__OP_SPIN_LOCK:
+        return o->owner == RAVEL__NONE;
+    case RAVEL__OP_ONCE:
+        return o->once_state != 1;
+    default:
+        return true;
+    }
+}
+
+uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < x->nthreads; t++)
+        if (ravel__op_enabled(x, t))
+            out[n++] = t;
+    return n;
+}
+
+bool ravel__op_selfblock(struct ravel__exec *x, uint32_t t)
+{
+    struct ravel__thread *th = &x->threads[t];
+    const struct ravel__op *op = &th->pending;
+    switch (op->kind) {
+    case RAVEL__OP_MUTEX_LOCK: {
+        const struct ravel__object *o = &x->objects[op->obj];
+        if (o->owner == t && o->subtype != RAVEL__MUTEX_RECURSIVE) {
+            misuse(x, t, op->obj,
+                   "thread %s locks a non-recursive mutex it already holds "
+                   "(self-deadlock)",
+                   th->name);
+            return true;
+        }
+        return false;
+    }
+    case RAVEL__OP_SPIN_LOCK:
+        if (x->objects[op->obj].owner == t) {
+            misuse(x, t, op->obj,
+                   "thread %s locks a spinlock it already holds "
+                   "(self-deadlock)",
+                   th->name);
+            return true;
+        }
+        return false;
+    case RAVEL__OP_RW_WRLOCK:
+    case RAVEL__OP_RW_RDLOCK: {
+        const struct ravel__object *o = &x->objects[op->obj];
+        if (o->owner == t) {
+            misuse(x, t, op->obj,
+                   "thread %s locks an rwlock it already holds for writing "
+                   "(self-deadlock)",
+                   th->name);
+            return true;
+        }
+        if (op->kind == RAVEL__OP_RW_WRLOCK && held_find(th, op->obj)) {
+            misuse(x, t, op->obj,
+                   "thread %s write-locks an rwlock it holds for reading "
+                   "(self-deadlock)",
+                   th->name);
+            return true;
+        }
+        return false;
+    }
+    case RAVEL__OP_COND_WAIT:
+    case RAVEL__OP_COND_TIMEDWAIT:
+        if (x->objects[op->obj2].owner != t) {
+            misuse(x, t, op->obj2,
+                   "thread %s waits on a condition variable without holding "
+                   "its mutex",
+                   th->name);
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+uint32_t ravel__blocker(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__op *op = &x->threads[t].pending;
+    switch (op->kind) {
+    case RAVEL__OP_JOIN:
+        return op->obj;
+    case RAVEL__OP_MUTEX_LOCK:
+    case RAVEL__OP_SPIN_LOCK:
+    case RAVEL__OP_RW_RDLOCK:
+    case RAVEL__OP_RW_WRLOCK:
+    case RAVEL__OP_ONCE:
+        return x->objects[op->obj].owner;
+    case RAVEL__OP_COND_WAKE:
+        if (x->threads[t].cond_signaled || op->arg)
+            return x->objects[op->obj2].owner;
+        return RAVEL__NONE;
+    default:
+        return RAVEL__NONE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Effects                                                             */
+
+static struct ravel__event *log_event(struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__op *op = &x->threads[t].pending;
+    struct ravel__event *ev = &x->events[x->nevents];
+    ev->thread = t;
+    ev->kind = op->kind;
+    ev->flags = x->next_flags;
+    x->next_flags = 0;
+    ev->obj = op->obj;
+    ev->aux = RAVEL__NONE;
+    ev->pc = op->pc;
+    ev->value = 0;
+    ev->value2 = 0;
+    uint8_t ok = ravel__op_obj_kind(op->kind);
+    if (op->obj != RAVEL__NONE && ok != RAVEL__OBJ_NONE &&
+        ok != RAVEL__OBJ_THREAD &&
+        x->objects[op->obj].first_event == RAVEL__NONE)
+        x->objects[op->obj].first_event = x->nevents;
+    x->nevents++;
+    x->threads[t].steps++;
+    return ev;
+}
+
+static int fail_ev(struct ravel__event *ev, int err, uint16_t flag)
+{
+    ev->flags |= flag;
+    ev->value = err;
+    return err;
+}
+
+static void mutex_take(struct ravel__exec *x, uint32_t m, uint32_t t,
+                       uint32_t count)
+{
+    struct ravel__object *o = &x->objects[m];
+    if (o->owner == t) {
+        o->count += count;
+    } else {
+        o->owner = t;
+        o->count = count;
+    }
+    held_add_n(&x->threads[t], m, false, count);
+}
+
+/* Joins a finished thread: its retval becomes the event's value. */
+static int do_join(struct ravel__exec *x, uint32_t t, uint32_t target,
+                   struct ravel__event *ev)
+{
+    struct ravel__thread *tg = &x->threads[target];
+    ev->aux = target;
+    if (target == t)
+        return fail_ev(ev, EDEADLK, RAVEL__EV_ERROR);
+    if (tg->detached || tg->joined)
+        return fail_ev(ev, EINVAL, RAVEL__EV_ERROR);
+    tg->joined = 1;
+    ev->value = (int64_t)tg->retval;
+    return 0;
+}
+
+
+/* Creates a child of `parent`; returns its index or RAVEL__NONE. */
+static uint32_t spawn(struct ravel__exec *x, uint32_t parent)
+{
+    if (x->nthreads >= RAVEL__MAX_THREADS)
+        return RAVEL__NONE;
+    struct ravel__thread *p = &x->threads[parent];
+    char name[RAVEL__NAME_MAX];
+    int n = snprintf(name, sizeof name, "%s.%u", p->name, p->nchildren + 1);
+    if (n < 0 || (size_t)n >= sizeof name)
+        return RAVEL__NONE;
+    uint32_t c = x->nthreads++;
+    struct ravel__thread *th = &x->threads[c];
+    memset(th, 0, offsetof(struct ravel__thread, frames));
+    memcpy(th->name, name, (size_t)n + 1);
+    p->nchildren++;
+    th->state = RAVEL__T_LIVE;
+    th->parent = parent;
+    th->create_event = x->nevents - 1;
+    th->pending.kind = RAVEL__OP_START;
+    th->pending.obj = RAVEL__NONE;
+    th->pending.obj2 = RAVEL__NONE;
+    return c;
+}
+
+int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
+                    void *ctx, struct ravel__event **evp)
+{
+    if (x->nevents >= x->max_events)
+        return RAVEL__APPLY_FULL;
+    struct ravel__thread *th = &x->threads[t];
+    const struct ravel__op *op = &th->pending;
+    struct ravel__event *ev = log_event(x, t);
+    *evp = ev;
+    struct ravel__object *o =
+        (op->obj != RAVEL__NONE &&
+         ravel__op_obj_kind(op->kind) > RAVEL__OBJ_THREAD)
+            ? &x->objects[op->obj]
+            : NULL;
+
+    switch (op->kind) {
+    case RAVEL__OP_START:
+    case RAVEL__OP_YIELD:
+    case RAVEL__OP_SLEEP:
+    case RAVEL__OP_FENCE:
+    case RAVEL__OP_ATOMIC_LOAD:
+    case RAVEL__OP_ATOMIC_STORE:
+    case RAVEL__OP_ATOMIC_RMW:
+    case RAVEL__OP_ATOMIC_CAS:
+    case RAVEL__OP_BARRIER_LEAVE:
+        return 0;
+
+    case RAVEL__OP_FINISH:
+        th->state = RAVEL__T_FINISHED;
+        th->retval = (uint64_t)op->arg;
+        ev->value = op->arg;
+        if (th->detached)
+            th->joined = 1;
+        for (uint32_t i = 0; i < x->nthreads; i++)
+            if (x->threads[i].state == RAVEL__T_LIVE)
+                return 0;
+        if (x->ended == RAVEL__END_NONE)
+            x->ended = RAVEL__END_ALL_FINISHED;
+        return 0;
+
+    case RAVEL__OP_CREATE: {
+        uint32_t c = spawn(x, t);
+        if (c == RAVEL__NONE)
+            return fail_ev(ev, EAGAIN, RAVEL__EV_ERROR);
+        ev->aux = c;
+        if (op->arg)
+            x->threads[c].detached = 1;
+        return 0;
+    }
+    case RAVEL__OP_JOIN:
+        return do_join(x, t, op->obj, ev);
+    case RAVEL__OP_TRYJOIN:
+    case RAVEL__OP_TIMEDJOIN: {
+        struct ravel__thread *tg = &x->threads[op->obj];
+        if (op->obj != t && !tg->detached && !tg->joined &&
+            tg->state != RAVEL__T_FINISHED) {
+            ev->aux = op->obj;
+            return op->kind == RAVEL__OP_TRYJOIN
+                       ? fail_ev(ev, EBUSY, RAVEL__EV_FAILED)
+                       : fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        }
+        return do_join(x, t, op->obj, ev);
+    }
+    case RAVEL__OP_DETACH: {
+        struct ravel__thread *tg = &x->threads[op->obj];
+        ev->aux = op->obj;
+        if (tg->detached || tg->joined)
+            return fail_ev(ev, EINVAL, RAVEL__EV_ERROR);
+        tg->detached = 1;
+        if (tg->state == RAVEL__T_FINISHED)
+            tg->joined = 1;
+        return 0;
+    }
+    case RAVEL__OP_EXIT:
+        /* The runtime ends the execution once exit handlers have run. */
+        ev->value = op->arg;
+        x->exit_status = op->arg;
+        return 0;
+
+    case RAVEL__OP_MUTEX_LOCK:
+        mutex_take(x, op->obj, t, 1);
+        return 0;
+    case RAVEL__OP_MUTEX_TRYLOCK:
+    case RAVEL__OP_MUTEX_TIMEDLOCK:
+        if (!mutex_available(x, op->obj, t)) {
+            if (op->kind == RAVEL__OP_MUTEX_TRYLOCK)
+                return fail_ev(ev, EBUSY, RAVEL__EV_FAILED);
+            if (o->owner == t && o->subtype == RAVEL__MUTEX_ERRORCHECK)
+                return fail_ev(ev, EDEADLK, RAVEL__EV_ERROR);
+            return fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        }
+        mutex_take(x, op->obj, t, 1);
+        return 0;
+    case RAVEL__OP_MUTEX_UNLOCK:
+        if (o->owner != t) {
+            if (o->owner == RAVEL__NONE)
+                misuse(x, t, op->obj,
+                       "thread %s unlocks a mutex that is not locked", th->name);
+            else
+                misuse(x, t, op->obj,
+                       "thread %s unlocks a mutex held by another thread",
+                       th->name);
+            return RAVEL__APPLY_MISUSE;
+        }
+        if (--o->count == 0)
+            o->owner = RAVEL__NONE;
+        held_remove(th, op->obj);
+        return 0;
+    case RAVEL__OP_MUTEX_DESTROY:
+        if (o->owner != RAVEL__NONE) {
+            misuse(x, t, op->obj,
+                   "thread %s destroys a mutex that is locked", th->name);
+            return RAVEL__APPLY_MISUSE;
+        }
+        o->destroyed = 1;
+        return 0;
+
+    case RAVEL__OP_COND_WAIT:
+    case RAVEL__OP_COND_TIMEDWAIT: {
+        struct ravel__object *m = &x->objects[op->obj2];
+        /* Release the mutex completely; COND_WAKE takes it back. */
+        th->saved_count = m->count;
+        m->owner = RAVEL__NONE;
+        m->count = 0;
+        for (uint32_t i = 0; i < th->nheld; i++)
+            if (th->held[i].obj == op->obj2)
+                th->held[i] = th->held[--th->nheld];
+        th->cond_signaled = 0;
+        th->wait_seq = ++x->wait_seq;
+        ev->aux = op->obj2;
+        return 0;
+    }
+    case RAVEL__OP_COND_WAKE: {
+        int rc = 0;
+        if (!th->cond_signaled)
+            rc = fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        th->cond_signaled = 0;
+        mutex_take(x, op->obj2, t, th->saved_count ? th->saved_count : 1);
+        ev->aux = op->obj2;
+        return rc;
+    }
+    case RAVEL__OP_COND_SIGNAL:
+    case RAVEL__OP_COND_BROADCAST: {
+        /* Waiters that have not been signaled yet, in order of waiting. */
+        uint32_t waiters[RAVEL__MAX_THREADS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < x->nthreads; i++) {
+            const struct ravel__thread *w = &x->threads[i];
+            if (w->state == RAVEL__T_LIVE &&
+                w->pending.kind == RAVEL__OP_COND_WAKE &&
+                w->pending.obj == op->obj && !w->cond_signaled)
+                waiters[n++] = i;
+        }
+        for (uint32_t i = 1; i < n; i++) { /* insertion sort by wait_seq */
+            uint32_t v = waiters[i], j = i;
+            while (j > 0 && x->threads[waiters[j - 1]].wait_seq >
+                                x->threads[v].wait_seq) {
+                waiters[j] = waiters[j - 1];
+                j--;
+            }
+            waiters[j] = v;
+        }
+        ev->value = n;
+        if (n == 0)
+            return 0;
+        if (op->kind == RAVEL__OP_COND_BROADCAST) {
+            for (uint32_t i = 0; i < n; i++)
+                x->threads[waiters[i]].cond_signaled = 1;
+            return 0;
+        }
+        uint32_t pick = 0;
+        if (n > 1) {
+            if (x->nvchoices >= RAVEL__MAX_VCHOICES)
+                return RAVEL__APPLY_FULL;
+            pick = choose(ctx, n);
+            RAVEL__CHECK(pick < n);
+            x->vchoices[x->nvchoices++] =
+                (struct ravel__vchoice){x->nevents, n, pick};
+            x->choice_points++;
+        }
+        x->threads[waiters[pick]].cond_signaled = 1;
+        ev->aux = waiters[pick];
+        return 0;
+    }
+
+    case RAVEL__OP_RW_RDLOCK:
+        o->readers++;
+        held_add(th, op->obj, true);
+        return 0;
+    case RAVEL__OP_RW_WRLOCK:
+        o->owner = t;
+        held_add(th, op->obj, false);
+        return 0;
+    case RAVEL__OP_RW_TRYRDLOCK:
+    case RAVEL__OP_RW_TIMEDRDLOCK:
+        if (o->owner != RAVEL__NONE)
+            return op->kind == RAVEL__OP_RW_TRYRDLOCK
+                       ? fail_ev(ev, EBUSY, RAVEL__EV_FAILED)
+                       : fail_ev(ev, o->owner == t ? EDEADLK : ETIMEDOUT,
+                                 o->owner == t ? RAVEL__EV_ERROR
+                                               : RAVEL__EV_TIMEDOUT);
+        o->readers++;
+        held_add(th, op->obj, true);
+        return 0;
+    case RAVEL__OP_RW_TRYWRLOCK:
+    case RAVEL__OP_RW_TIMEDWRLOCK:
+        if (o->owner != RAVEL__NONE || o->readers) {
+            if (op->kind == RAVEL__OP_RW_TRYWRLOCK)
+                return fail_ev(ev, EBUSY, RAVEL__EV_FAILED);
+            if (o->owner == t || held_find(th, op->obj))
+                return fail_ev(ev, EDEADLK, RAVEL__EV_ERROR);
+            return fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        }
+        o->owner = t;
+        held_add(th, op->obj, false);
+        return 0;
+    case RAVEL__OP_RW_UNLOCK: {
+        if (o->owner == t) {
+            o->owner = RAVEL__NONE;
+            held_remove(th, op->obj);
+            return 0;
+        }
+        struct ravel__held *h = held_find(th, op->obj);
+        if (h && h->read && o->readers) {
+            o->readers--;
+            held_remove(th, op->obj);
+            return 0;
+        }
+        misuse(x, t, op->obj,
+               "thread %s unlocks an rwlock it does not hold", th->name);
+        return RAVEL__APPLY_MISUSE;
+    }
+    case RAVEL__OP_RW_DESTROY:
+        if (o->owner != RAVEL__NONE || o->readers) {
+            misuse(x, t, op->obj,
+                   "thread %s destroys an rwlock that is locked", th->name);
+            return RAVEL__APPLY_MISUSE;
+        }
+        o->destroyed = 1;
+        return 0;
+
+    case RAVEL__OP_SEM_WAIT:
+        o->value--;
+        ev->value = o->value;
+        return 0;
+    case RAVEL__OP_SEM_TRYWAIT:
+    case RAVEL__OP_SEM_TIMEDWAIT:
+        if (o->value <= 0)
+            return op->kind == RAVEL__OP_SEM_TRYWAIT
+                       ? fail_ev(ev, EAGAIN, RAVEL__EV_FAILED)
+                       : fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        o->value--;
+        ev->value = o->value;
+        return 0;
+    case RAVEL__OP_SEM_POST:
+        if (o->value >= 0x7fffffff)
+            return fail_ev(ev, EOVERFLOW, RAVEL__EV_ERROR);
+        o->value++;
+        ev->value = o->value;
+        return 0;
+    case RAVEL__OP_SEM_GETVALUE:
+        ev->value = o->value;
+        return 0;
+    case RAVEL__OP_SEM_DESTROY:
+        o->destroyed = 1;
+        return 0;
+
+    case RAVEL__OP_BARRIER_WAIT:
+        if (++o->value >= o->limit) {
+            o->value = 0;
+            o->generation++;
+            ev->flags |= RAVEL__EV_SERIAL;
+            th->barrier_gen = o->generation;
+            return 0;
+        }
+        th->barrier_gen = o->generation;
+        return 0;
+
+    case RAVEL__OP_SPIN_LOCK:
+        o->owner = t;
+        held_add(th, op->obj, false);
+        return 0;
+    case RAVEL__OP_SPIN_TRYLOCK:
+        if (o->owner != RAVEL__NONE)
+            return fail_ev(ev, EBUSY, RAVEL__EV_FAILED);
+        o->owner = t;
+        held_add(th, op->obj, false);
+        return 0;
+    case RAVEL__OP_SPIN_UNLOCK:
+        if (o->owner != t) {
+            misuse(x, t, op->obj,
+                   "thread %s unlocks a spinlock it does not hold", th->name);
+            return RAVEL__APPLY_MISUSE;
+        }
+        o->owner = RAVEL__NONE;
+        held_remove(th, op->obj);
+        return 0;
+
+    case RAVEL__OP_ONCE:
+        if (o->once_state == 2)
+            return 0;
+        o->once_state = 1;
+        o->owner = t;
+        ev->value = 1;
+        return 1;
+    case RAVEL__OP_ONCE_DONE:
+        o->once_state = 2;
+        o->owner = RAVEL__NONE;
+        return 0;
+    }
+    RAVEL__CHECK(!"unknown operation kind");
+    return 0;
+}

@@ -1,0 +1,329 @@
+/*
+ * model.h - the execution model: what one execution of the program looks
+ * like to ravel, and the semantics of every visible operation.
+ *
+ * An execution is a set of threads, each either running user code or
+ * parked at a pending visible operation, plus the synchronisation objects
+ * they act on and the log of events so far:
+ *
+ *     threads[]            objects[]             events[]
+ *     +-------------+      +--------------+      +------------------+
+ *     | "1"   LIVE  |      | mutex  owner |      | #1 1   create 1.1|
+ *     |  pending op-+----->| cond   ...   |      | #2 1.1 start     |
+ *     | "1.1" LIVE  |      | sem    value |      | #3 1.1 lock m    |
+ *     +-------------+      +--------------+      +------------------+
+ *
+ * The model decides three things and nothing else: whether a pending
+ * operation is enabled (could run now without blocking), what applying it
+ * does to the state, and whether it is a misuse (unlocking a mutex one does
+ * not hold ...). It makes no system calls and knows nothing of strategies,
+ * OS threads or processes; src/rt drives it and src/explore chooses.
+ *
+ * The whole struct lives in memory shared with the supervisor process, so
+ * that when the program crashes or hangs the supervisor can still read the
+ * trace, the thread states and their stacks (docs/architecture.md). For the
+ * same reason it holds no pointers to private memory, and it has fixed
+ * capacities: one execution may create RAVEL__MAX_THREADS threads.
+ */
+#ifndef RAVEL_MODEL_H
+#define RAVEL_MODEL_H
+
+#include "../common/common.h"
+
+#define RAVEL__NONE UINT32_MAX
+/* Threads created in one execution (not alive at once: in total). */
+#define RAVEL__MAX_THREADS 1024
+/* Innermost frames kept of each thread's call stack for reports. */
+#define RAVEL__STACK_FRAMES 64
+/* Locks one thread can hold at once and still be tracked for reports. */
+#define RAVEL__MAX_HELD 32
+/* Thread names are creation paths: "1", "1.2", "1.2.1" ... */
+#define RAVEL__NAME_MAX 48
+/* Data choices (which waiter a signal wakes ...) in one execution. */
+#define RAVEL__MAX_VCHOICES 4096
+#define RAVEL__MSG_MAX 512
+
+enum ravel__op_kind {
+#define RAVEL_OP(n, t, k) RAVEL__OP_##n,
+#include "ops.def"
+#undef RAVEL_OP
+    RAVEL__OP_COUNT
+};
+
+enum ravel__obj_kind {
+    RAVEL__OBJ_NONE,
+    RAVEL__OBJ_THREAD,
+    RAVEL__OBJ_MUTEX,
+    RAVEL__OBJ_COND,
+    RAVEL__OBJ_RWLOCK,
+    RAVEL__OBJ_SEM,
+    RAVEL__OBJ_BARRIER,
+    RAVEL__OBJ_SPIN,
+    RAVEL__OBJ_ONCE,
+    RAVEL__OBJ_ATOMIC,
+};
+
+enum ravel__thread_state {
+    RAVEL__T_UNUSED,
+    RAVEL__T_LIVE,
+    RAVEL__T_FINISHED,
+};
+
+enum ravel__mutex_type {
+    RAVEL__MUTEX_NORMAL,
+    RAVEL__MUTEX_RECURSIVE,
+    RAVEL__MUTEX_ERRORCHECK,
+};
+
+/* Where an object's memory came from, for naming it in reports. */
+enum ravel__origin {
+    RAVEL__ORIGIN_UNKNOWN,
+    RAVEL__ORIGIN_GLOBAL, /* named by the symbol table at report time */
+    RAVEL__ORIGIN_HEAP,   /* heap block allocated in this execution */
+    RAVEL__ORIGIN_STACK,  /* a thread's stack */
+};
+
+/* A visible operation a thread is about to perform. */
+struct ravel__op {
+    uint16_t kind;
+    uint32_t obj;  /* object index, or thread index for THREAD ops */
+    uint32_t obj2; /* the mutex of a condition-variable wait */
+    uint64_t pc;   /* call site in the program */
+    int64_t arg;   /* exit status, "timed" flag, atomic size ... */
+};
+
+struct ravel__held {
+    uint32_t obj;
+    uint32_t count;
+    uint8_t read; /* rwlock held for reading */
+};
+
+struct ravel__thread {
+    char name[RAVEL__NAME_MAX];
+    uint8_t state;
+    uint8_t detached;
+    uint8_t joined;
+    uint8_t cond_signaled; /* waiting on a condvar and has been signaled */
+    uint32_t parent;
+    uint32_t nchildren;
+    uint32_t create_event; /* index of the event that created it */
+    struct ravel__op pending;
+    uint64_t wait_seq;    /* order of condition-variable waits */
+    uint32_t saved_count; /* mutex recursion count across a cond wait */
+    uint32_t barrier_gen;
+    uint32_t nheld;
+    struct ravel__held held[RAVEL__MAX_HELD];
+    uint64_t retval;
+    int32_t tid; /* OS thread id, for the supervisor's hang probe */
+    uint32_t steps;
+    uint64_t reads, writes; /* plain memory accesses this execution */
+    /* Shadow call stack from the compiler's function entry/exit hooks: a
+     * ring, so the innermost frames survive deep recursion. */
+    uint64_t depth;
+    uint64_t frames[RAVEL__STACK_FRAMES];
+};
+
+struct ravel__object {
+    uint64_t addr;
+    uint8_t kind;
+    uint8_t subtype; /* enum ravel__mutex_type for mutexes */
+    uint8_t origin;  /* enum ravel__origin */
+    uint8_t destroyed;
+    uint8_t once_state; /* 0 never run, 1 running, 2 done */
+    uint32_t slot;      /* its entry in the address index */
+    uint32_t origin_thread;
+    uint64_t origin_seq; /* heap block number in the execution */
+    uint64_t origin_off; /* offset inside that block */
+    uint32_t first_event;
+    uint32_t owner; /* holder (mutex, spin, rwlock writer, once runner) */
+    uint32_t count; /* recursion count */
+    uint32_t readers;
+    int64_t value;  /* semaphore value; barrier arrivals */
+    uint32_t limit; /* barrier count */
+    uint32_t generation;
+};
+
+enum ravel__event_flag {
+    RAVEL__EV_FAILED = 1,   /* busy / would block: the try-variant failed */
+    RAVEL__EV_TIMEDOUT = 2, /* a timed wait timed out */
+    RAVEL__EV_SERIAL = 4,   /* barrier: this thread completed the round */
+    RAVEL__EV_ERROR = 8,    /* returned an error code (value holds it) */
+    RAVEL__EV_PREEMPT = 16, /* chosen while the previous thread could
+                               have continued (a preemption) */
+    RAVEL__EV_EXACT_PC = 32, /* pc is a function address, not a return
+                                address (thread start) */
+};
+
+/* Sub-operations of an atomic read-modify-write (event aux). */
+enum ravel__rmw {
+    RAVEL__RMW_XCHG,
+    RAVEL__RMW_ADD,
+    RAVEL__RMW_SUB,
+    RAVEL__RMW_AND,
+    RAVEL__RMW_OR,
+    RAVEL__RMW_XOR,
+    RAVEL__RMW_NAND,
+};
+
+/* One step of the execution: thread `thread` performed operation `kind`. */
+struct ravel__event {
+    uint32_t thread;
+    uint16_t kind;
+    uint16_t flags;
+    uint32_t obj;
+    uint32_t aux; /* create/join: the other thread; rmw: sub-operation;
+                     cas: 1 on success; signal: the woken thread */
+    uint64_t pc;
+    int64_t value;  /* value read or written, result, error code */
+    int64_t value2; /* rmw operand; cas desired value */
+};
+
+/* A choice of data rather than of thread (which waiter a signal wakes). */
+struct ravel__vchoice {
+    uint32_t step; /* events logged before the choice was made */
+    uint32_t n;
+    uint32_t value;
+};
+
+enum ravel__fail_kind {
+    RAVEL__FAIL_NONE,
+    RAVEL__FAIL_ASSERTION,
+    RAVEL__FAIL_CRASH,
+    RAVEL__FAIL_DEADLOCK,
+    RAVEL__FAIL_LOCK_MISUSE,
+    RAVEL__FAIL_STEP_LIMIT,
+    RAVEL__FAIL_NONDETERMINISM,
+    RAVEL__FAIL_EXIT_STATUS,
+    RAVEL__FAIL_HANG,
+    RAVEL__FAIL_COUNT
+};
+
+#define RAVEL__NATIVE_FRAMES 64
+
+/* What went wrong in an execution; filled once, by whoever sees it first. */
+struct ravel__failure {
+    uint8_t kind;
+    uint8_t frames_exact; /* frames[0] is a faulting pc, not a return addr */
+    uint32_t thread;
+    uint32_t step; /* events logged when it happened */
+    uint32_t obj;
+    uint64_t pc;
+    int64_t value; /* exit status, signal number ... */
+    uint64_t addr; /* faulting address */
+    char message[RAVEL__MSG_MAX];
+    char file[256]; /* source location given by assert() */
+    uint32_t line;
+    char func[128];
+    uint32_t nframes; /* native stack (crash, hang), innermost first */
+    uint64_t frames[RAVEL__NATIVE_FRAMES];
+};
+
+enum ravel__end_reason {
+    RAVEL__END_NONE,
+    RAVEL__END_EXIT,         /* exit() or return from main */
+    RAVEL__END_ALL_FINISHED, /* main called pthread_exit, all finished */
+    RAVEL__END_FAILURE,
+};
+
+struct ravel__exec {
+    uint64_t number; /* execution number within the run, from 0 */
+    uint32_t max_events, max_objects, index_mask;
+    uint32_t nthreads, nobjects, nevents, nvchoices;
+    uint32_t running;       /* thread holding the baton */
+    uint32_t choice_points; /* real choices (more than one option) */
+    uint8_t ended;          /* enum ravel__end_reason */
+    uint8_t has_result;
+    int64_t result; /* ravel_result() */
+    int64_t exit_status;
+    uint64_t wait_seq;
+    uint64_t heap_seq; /* heap blocks allocated this execution */
+    uint16_t next_flags; /* flags for the next logged event (preemption) */
+    struct ravel__failure failure;
+    /* Arrays laid out after the struct by ravel__exec_layout. */
+    struct ravel__object *objects;
+    uint32_t *index; /* open addressing: object index + 1, 0 = empty */
+    struct ravel__event *events;
+    struct ravel__vchoice vchoices[RAVEL__MAX_VCHOICES];
+    struct ravel__thread threads[RAVEL__MAX_THREADS];
+};
+
+/* Bytes needed for an exec with the given capacities. */
+size_t ravel__exec_size(uint32_t max_events, uint32_t max_objects);
+/* Lays out the exec and its arrays in `mem` (ravel__exec_size bytes,
+ * zeroed). */
+struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
+                                       uint32_t max_objects);
+/* Starts execution `number`: forgets all state, creates thread "1". */
+void ravel__exec_begin(struct ravel__exec *x, uint64_t number);
+
+/*
+ * Finds the object at addr, creating it with `kind` if absent or if the
+ * memory was last used as another kind (it was freed and reused).
+ * *created tells the caller to fill in the initial state. Returns
+ * RAVEL__NONE when the object table is full.
+ */
+uint32_t ravel__obj_find(struct ravel__exec *x, uint64_t addr, uint8_t kind,
+                         bool *created);
+/* Looks up without creating; RAVEL__NONE if absent. */
+uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr);
+
+/* Is thread t's pending operation enabled (would not block)? */
+bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t);
+/* Fills out[] with the enabled live threads in creation order; returns
+ * how many. out must hold nthreads entries. */
+uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);
+
+/*
+ * Checks, before thread t's pending operation is scheduled, whether it is
+ * a misuse that would block the thread forever on itself (relocking a
+ * non-recursive mutex it holds ...). Fills the failure and returns true.
+ */
+bool ravel__op_selfblock(struct ravel__exec *x, uint32_t t);
+
+/* Result of applying an operation. */
+enum {
+    RAVEL__APPLY_MISUSE = -1, /* failure filled in: lock misuse */
+    RAVEL__APPLY_FULL = -2,   /* a capacity was exceeded */
+};
+
+/* Chooses a value in [0, n) (supplied by the strategy). */
+typedef uint32_t (*ravel__choose_fn)(void *ctx, uint32_t n);
+
+/*
+ * Applies thread t's pending operation (it must be enabled), appends its
+ * event, and returns the operation's result: 0, an errno value (EBUSY,
+ * ETIMEDOUT, ...), 1 for ONCE meaning "run the init function", or a
+ * negative RAVEL__APPLY_* code. *ev receives the logged event so that the
+ * caller can add values (atomics).
+ */
+int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
+                    void *ctx, struct ravel__event **ev);
+
+/* Records a failure (the first one of the execution wins). */
+void ravel__fail(struct ravel__exec *x, uint8_t kind, uint32_t thread,
+                 uint64_t pc, const char *fmt, ...) RAVEL__PRINTF(5, 6);
+
+/* Thread t's pending operation, for the deadlock report: fills `who`
+ * with the thread holding what t waits for, or RAVEL__NONE. */
+uint32_t ravel__blocker(const struct ravel__exec *x, uint32_t t);
+
+const char *ravel__op_name(uint16_t kind);
+uint8_t ravel__op_obj_kind(uint16_t kind);
+const char *ravel__obj_kind_name(uint8_t kind);
+/* "assertion", "crash", ... as used in JSON and tickets. */
+const char *ravel__fail_kind_name(uint8_t kind);
+int ravel__fail_kind_parse(const char *name);
+
+/* Shadow call stack (called from the compiler's entry/exit hooks). */
+static inline void ravel__stack_push(struct ravel__thread *th, uint64_t pc)
+{
+    th->frames[th->depth % RAVEL__STACK_FRAMES] = pc;
+    th->depth++;
+}
+static inline void ravel__stack_pop(struct ravel__thread *th)
+{
+    if (th->depth)
+        th->depth--;
+}
+
+#endif

@@ -1,0 +1,768 @@
+/*
+ * report.c - bug reports and traces (see report.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "report.h"
+
+#include "symbolize.h"
+#include "../common/hash.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Widest thread column in the table; longer cells are cut with "~". */
+#define CELL_MAX 36
+/* Beyond this many threads a table is unreadable: one row per step. */
+#define TABLE_MAX_THREADS 6
+
+/* ---- object names ----------------------------------------------------- */
+
+struct names {
+    char (*n)[64];
+    uint32_t count;
+};
+
+/* Names every object: globals by symbol, heap blocks by their number in
+ * the execution, the rest by order of creation. Deterministic. */
+static void names_build(struct names *nm, const struct ravel__exec *x)
+{
+    nm->count = x->nobjects;
+    nm->n = calloc(x->nobjects ? x->nobjects : 1, sizeof *nm->n);
+    if (!nm->n)
+        return;
+    uint32_t locals = 0, others = 0;
+    for (uint32_t i = 0; i < x->nobjects; i++) {
+        const struct ravel__object *o = &x->objects[i];
+        char *out = nm->n[i];
+        switch (o->origin) {
+        case RAVEL__ORIGIN_GLOBAL:
+            if (ravel__symbolize_data(o->addr, out, sizeof nm->n[i]))
+                continue;
+            break;
+        case RAVEL__ORIGIN_HEAP:
+            if (o->origin_off)
+                snprintf(out, sizeof nm->n[i], "heap#%llu+%llu",
+                         (unsigned long long)o->origin_seq,
+                         (unsigned long long)o->origin_off);
+            else
+                snprintf(out, sizeof nm->n[i], "heap#%llu",
+                         (unsigned long long)o->origin_seq);
+            continue;
+        case RAVEL__ORIGIN_STACK:
+            snprintf(out, sizeof nm->n[i], "local%u", ++locals);
+            continue;
+        default:
+            break;
+        }
+        snprintf(out, sizeof nm->n[i], "%s%u", ravel__obj_kind_name(o->kind),
+                 ++others);
+    }
+}
+
+static const char *obj_name(const struct names *nm, uint32_t obj)
+{
+    if (obj == RAVEL__NONE || !nm->n || obj >= nm->count)
+        return "?";
+    return nm->n[obj];
+}
+
+static const char *thread_name(const struct ravel__exec *x, uint32_t t)
+{
+    return t < x->nthreads ? x->threads[t].name : "?";
+}
+
+/* ---- one event as text ------------------------------------------------ */
+
+static const char *err_word(int64_t e, uint16_t flags)
+{
+    if (flags & RAVEL__EV_TIMEDOUT)
+        return "timeout";
+    if (flags & RAVEL__EV_FAILED)
+        return "busy";
+    switch (e) {
+    case 11: return "EAGAIN";
+    case 16: return "EBUSY";
+    case 22: return "EINVAL";
+    case 35: return "EDEADLK";
+    case 75: return "EOVERFLOW";
+    default: return "error";
+    }
+}
+
+static const char *rmw_name(uint32_t aux)
+{
+    static const char *const n[] = {"exchange",  "fetch_add", "fetch_sub",
+                                    "fetch_and", "fetch_or",  "fetch_xor",
+                                    "fetch_nand"};
+    return aux < RAVEL__COUNT(n) ? n[aux] : "rmw";
+}
+
+static void event_text(char *buf, size_t n, const struct ravel__exec *x,
+                       const struct names *nm, const struct ravel__event *ev)
+{
+    const char *op = ravel__op_name(ev->kind);
+    const char *o = obj_name(nm, ev->obj);
+    bool failed = ev->flags & (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT |
+                               RAVEL__EV_ERROR);
+    long long v = (long long)ev->value, v2 = (long long)ev->value2;
+    switch (ev->kind) {
+    case RAVEL__OP_START:
+    case RAVEL__OP_FINISH:
+    case RAVEL__OP_YIELD:
+    case RAVEL__OP_SLEEP:
+    case RAVEL__OP_FENCE:
+        snprintf(buf, n, "%s", op);
+        return;
+    case RAVEL__OP_CREATE:
+        if (failed)
+            snprintf(buf, n, "create: %s", err_word(v, ev->flags));
+        else
+            snprintf(buf, n, "create %s", thread_name(x, ev->aux));
+        return;
+    case RAVEL__OP_JOIN:
+    case RAVEL__OP_TRYJOIN:
+    case RAVEL__OP_TIMEDJOIN:
+    case RAVEL__OP_DETACH:
+        if (failed)
+            snprintf(buf, n, "%s %s: %s", op, thread_name(x, ev->obj),
+                     err_word(v, ev->flags));
+        else
+            snprintf(buf, n, "%s %s", op, thread_name(x, ev->obj));
+        return;
+    case RAVEL__OP_EXIT:
+        snprintf(buf, n, "exit(%lld)", v);
+        return;
+    case RAVEL__OP_COND_WAIT:
+    case RAVEL__OP_COND_TIMEDWAIT:
+        snprintf(buf, n, "%s %s, unlock %s", op, o, obj_name(nm, ev->aux));
+        return;
+    case RAVEL__OP_COND_WAKE:
+        if (failed)
+            snprintf(buf, n, "wake %s: timeout, lock %s", o,
+                     obj_name(nm, ev->aux));
+        else
+            snprintf(buf, n, "wake %s, lock %s", o, obj_name(nm, ev->aux));
+        return;
+    case RAVEL__OP_COND_SIGNAL:
+        if (ev->aux != RAVEL__NONE)
+            snprintf(buf, n, "signal %s -> %s", o, thread_name(x, ev->aux));
+        else
+            snprintf(buf, n, "signal %s (no waiter)", o);
+        return;
+    case RAVEL__OP_COND_BROADCAST:
+        snprintf(buf, n, "broadcast %s (%lld waiting)", o, v);
+        return;
+    case RAVEL__OP_SEM_WAIT:
+    case RAVEL__OP_SEM_TRYWAIT:
+    case RAVEL__OP_SEM_TIMEDWAIT:
+    case RAVEL__OP_SEM_POST:
+        if (failed)
+            snprintf(buf, n, "%s %s: %s", op, o, err_word(v, ev->flags));
+        else
+            snprintf(buf, n, "%s %s (now %lld)", op, o, v);
+        return;
+    case RAVEL__OP_SEM_GETVALUE:
+        snprintf(buf, n, "%s %s = %lld", op, o, v);
+        return;
+    case RAVEL__OP_BARRIER_WAIT:
+        snprintf(buf, n, "%s %s%s", op, o,
+                 (ev->flags & RAVEL__EV_SERIAL) ? " (last)" : "");
+        return;
+    case RAVEL__OP_ONCE:
+        snprintf(buf, n, "once %s%s", o, v ? " (runs init)" : " (done)");
+        return;
+    case RAVEL__OP_ATOMIC_LOAD:
+        snprintf(buf, n, "load %s = %lld", o, v);
+        return;
+    case RAVEL__OP_ATOMIC_STORE:
+        snprintf(buf, n, "store %s := %lld", o, v);
+        return;
+    case RAVEL__OP_ATOMIC_RMW:
+        snprintf(buf, n, "%s %s %lld -> %lld", rmw_name(ev->aux), o, v, v2);
+        return;
+    case RAVEL__OP_ATOMIC_CAS:
+        if (ev->aux)
+            snprintf(buf, n, "cas %s %lld -> %lld", o, v, v2);
+        else
+            snprintf(buf, n, "cas %s: saw %lld, wanted %lld", o, v, v2);
+        return;
+    default:
+        if (failed)
+            snprintf(buf, n, "%s %s: %s", op, o, err_word(v, ev->flags));
+        else
+            snprintf(buf, n, "%s %s", op, o);
+        return;
+    }
+}
+
+/* ---- locations -------------------------------------------------------- */
+
+/* Symbolizes every distinct pc of the events once; frames[i] for event i
+ * (NULL when the event has no location). */
+struct event_locs {
+    uint64_t *pcs;
+    struct ravel__frame *frames;
+    size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void locs_build(struct event_locs *l, const struct ravel__exec *x,
+                       uint32_t from, uint32_t to)
+{
+    memset(l, 0, sizeof *l);
+    size_t n = to - from;
+    uint64_t *keys = calloc(n ? n : 1, sizeof *keys);
+    if (!keys)
+        return;
+    size_t k = 0;
+    for (uint32_t i = from; i < to; i++) {
+        const struct ravel__event *ev = &x->events[i];
+        if (ev->pc)
+            keys[k++] = ev->pc | (ev->flags & RAVEL__EV_EXACT_PC ? 1ULL << 63
+                                                                  : 0);
+    }
+    qsort(keys, k, sizeof *keys, cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (u == 0 || keys[u - 1] != keys[i])
+            keys[u++] = keys[i];
+    uint64_t *pcs = calloc(u ? u : 1, sizeof *pcs);
+    bool *exact = calloc(u ? u : 1, sizeof *exact);
+    l->frames = calloc(u ? u : 1, sizeof *l->frames);
+    if (!pcs || !exact || !l->frames) {
+        free(keys);
+        free(pcs);
+        free(exact);
+        free(l->frames);
+        l->frames = NULL;
+        return;
+    }
+    for (size_t i = 0; i < u; i++) {
+        pcs[i] = keys[i] & ~(1ULL << 63);
+        exact[i] = keys[i] >> 63;
+    }
+    ravel__symbolize(pcs, exact, u, l->frames);
+    free(pcs);
+    free(exact);
+    l->pcs = keys;
+    l->n = u;
+}
+
+static const struct ravel__frame *locs_get(const struct event_locs *l,
+                                           const struct ravel__event *ev)
+{
+    if (!ev->pc || !l->frames)
+        return NULL;
+    uint64_t key =
+        ev->pc | (ev->flags & RAVEL__EV_EXACT_PC ? 1ULL << 63 : 0);
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (l->pcs[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->pcs[lo] == key ? &l->frames[lo] : NULL;
+}
+
+static void locs_free(struct event_locs *l)
+{
+    free(l->pcs);
+    free(l->frames);
+}
+
+static void short_loc(char *buf, size_t n, const struct ravel__frame *f)
+{
+    if (!f) {
+        buf[0] = 0;
+    } else if (f->line) {
+        snprintf(buf, n, "%s %s:%u", f->func, ravel__basename(f->file),
+                 f->line);
+    } else {
+        snprintf(buf, n, "%s", f->func);
+    }
+}
+
+/* ---- the trace -------------------------------------------------------- */
+
+uint32_t ravel__report_preemptions(const struct ravel__exec *x)
+{
+    uint32_t p = 0;
+    for (uint32_t i = 0; i < x->nevents; i++)
+        if (x->events[i].flags & RAVEL__EV_PREEMPT)
+            p++;
+    return p;
+}
+
+void ravel__report_compact(struct ravel__strbuf *sb,
+                           const struct ravel__exec *x)
+{
+    for (uint32_t i = 0; i < x->nevents;) {
+        uint32_t j = i + 1;
+        while (j < x->nevents && x->events[j].thread == x->events[i].thread)
+            j++;
+        if (i)
+            ravel__sb_addc(sb, ' ');
+        ravel__sb_addc(sb,
+                       (x->events[i].flags & RAVEL__EV_PREEMPT) ? 'P' : 'S');
+        ravel__sb_add(sb, thread_name(x, x->events[i].thread));
+        ravel__sb_pad(sb, '-', j - i - 1);
+        i = j;
+    }
+}
+
+static void put_cell(struct ravel__strbuf *sb, const char *text, size_t width,
+                     bool last)
+{
+    size_t len = strlen(text);
+    if (len > width) {
+        ravel__sb_addn(sb, text, width - 1);
+        ravel__sb_addc(sb, '~');
+        len = width;
+    } else {
+        ravel__sb_add(sb, text);
+    }
+    if (!last)
+        ravel__sb_pad(sb, ' ', width - len + 2);
+}
+
+void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                         uint32_t max_rows)
+{
+    struct names nm;
+    names_build(&nm, x);
+    uint32_t from = 0;
+    if (max_rows && x->nevents > max_rows)
+        from = x->nevents - max_rows;
+    struct event_locs locs;
+    locs_build(&locs, x, from, x->nevents);
+
+    uint32_t nthreads = x->nthreads;
+    ravel__sb_printf(sb, "Interleaving: %u step%s, %u thread%s, %u "
+                     "preemption%s\n",
+                     x->nevents, x->nevents == 1 ? "" : "s", nthreads,
+                     nthreads == 1 ? "" : "s", ravel__report_preemptions(x),
+                     ravel__report_preemptions(x) == 1 ? "" : "s");
+    if (from)
+        ravel__sb_printf(sb, "  (the first %u steps are not shown)\n", from);
+
+    char cell[160], loc[300];
+    int stepw = snprintf(NULL, 0, "%u", x->nevents);
+    if (stepw < 4)
+        stepw = 4;
+    if (nthreads <= TABLE_MAX_THREADS) {
+        size_t width[TABLE_MAX_THREADS];
+        for (uint32_t t = 0; t < nthreads; t++)
+            width[t] = strlen(x->threads[t].name);
+        for (uint32_t i = from; i < x->nevents; i++) {
+            const struct ravel__event *ev = &x->events[i];
+            event_text(cell, sizeof cell, x, &nm, ev);
+            size_t l = strlen(cell);
+            if (l > CELL_MAX)
+                l = CELL_MAX;
+            if (l > width[ev->thread])
+                width[ev->thread] = l;
+        }
+        ravel__sb_printf(sb, "  %*s  ", stepw, "step");
+        for (uint32_t t = 0; t < nthreads; t++)
+            put_cell(sb, x->threads[t].name, width[t], false);
+        ravel__sb_add(sb, "location\n");
+        for (uint32_t i = from; i < x->nevents; i++) {
+            const struct ravel__event *ev = &x->events[i];
+            event_text(cell, sizeof cell, x, &nm, ev);
+            short_loc(loc, sizeof loc, locs_get(&locs, ev));
+            ravel__sb_printf(sb, "  %*u  ", stepw, i + 1);
+            for (uint32_t t = 0; t < nthreads; t++)
+                put_cell(sb, t == ev->thread ? cell : "", width[t], false);
+            ravel__sb_add(sb, loc);
+            while (sb->len && sb->data[sb->len - 1] == ' ')
+                sb->data[--sb->len] = 0;
+            ravel__sb_addc(sb, '\n');
+        }
+    } else {
+        size_t tw = 6;
+        for (uint32_t t = 0; t < nthreads; t++)
+            if (strlen(x->threads[t].name) > tw)
+                tw = strlen(x->threads[t].name);
+        ravel__sb_printf(sb, "  %*s  %-*s  %-*s  location\n", stepw, "step",
+                         (int)tw, "thread", CELL_MAX, "operation");
+        for (uint32_t i = from; i < x->nevents; i++) {
+            const struct ravel__event *ev = &x->events[i];
+            event_text(cell, sizeof cell, x, &nm, ev);
+            short_loc(loc, sizeof loc, locs_get(&locs, ev));
+            ravel__sb_printf(sb, "  %*u  %-*s  ", stepw, i + 1, (int)tw,
+                             thread_name(x, ev->thread));
+            put_cell(sb, cell, CELL_MAX, false);
+            ravel__sb_add(sb, loc);
+            while (sb->len && sb->data[sb->len - 1] == ' ')
+                sb->data[--sb->len] = 0;
+            ravel__sb_addc(sb, '\n');
+        }
+    }
+    ravel__sb_add(sb, "Schedule: ");
+    ravel__report_compact(sb, x);
+    ravel__sb_addc(sb, '\n');
+    locs_free(&locs);
+    free(nm.n);
+}
+
+/* ---- stacks ----------------------------------------------------------- */
+
+/* A thread's call stack, innermost first: the pc of the operation it is
+ * at, then the call sites recorded by the function-entry hooks. */
+static size_t thread_stack(const struct ravel__thread *th, uint64_t pc,
+                           uint64_t *out, size_t max)
+{
+    size_t n = 0;
+    if (pc)
+        out[n++] = pc;
+    uint64_t d = th->depth;
+    uint64_t keep = d < RAVEL__STACK_FRAMES ? d : RAVEL__STACK_FRAMES;
+    for (uint64_t k = 0; k < keep && n < max; k++)
+        out[n++] = th->frames[(d - 1 - k) % RAVEL__STACK_FRAMES];
+    return n;
+}
+
+/* Prints frames, hiding ravel's own; stops at the first runtime frame
+ * after a program frame (the thread's entry from ravel). */
+static void put_stack(struct ravel__strbuf *sb, const uint64_t *pcs,
+                      size_t n, bool first_exact, const char *indent)
+{
+    if (n == 0) {
+        ravel__sb_printf(sb, "%s#0 (no stack recorded)\n", indent);
+        return;
+    }
+    struct ravel__frame *f = calloc(n, sizeof *f);
+    bool *exact = calloc(n, sizeof *exact);
+    if (!f || !exact) {
+        free(f);
+        free(exact);
+        return;
+    }
+    exact[0] = first_exact;
+    ravel__symbolize(pcs, exact, n, f);
+    unsigned k = 0;
+    bool seen_user = false;
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].runtime) {
+            if (seen_user)
+                break;
+            continue;
+        }
+        seen_user = true;
+        if (!strcmp(f[i].func, "__libc_start_call_main") ||
+            !strcmp(f[i].func, "__libc_start_main_impl"))
+            break;
+        if (f[i].line)
+            ravel__sb_printf(sb, "%s#%u %s %s:%u\n", indent, k++, f[i].func,
+                             ravel__display_path(f[i].file), f[i].line);
+        else
+            ravel__sb_printf(sb, "%s#%u %s (0x%llx)\n", indent, k++,
+                             f[i].func, (unsigned long long)f[i].pc);
+    }
+    if (k == 0)
+        ravel__sb_printf(sb, "%s#0 (no frame in the program)\n", indent);
+    free(f);
+    free(exact);
+}
+
+static void put_thread_stack(struct ravel__strbuf *sb,
+                             const struct ravel__exec *x, uint32_t t,
+                             uint64_t pc)
+{
+    uint64_t pcs[RAVEL__STACK_FRAMES + 1];
+    size_t n = thread_stack(&x->threads[t], pc, pcs, RAVEL__COUNT(pcs));
+    put_stack(sb, pcs, n, false, "    ");
+}
+
+static void put_creation(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                         uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    if (th->parent == RAVEL__NONE) {
+        ravel__sb_add(sb, "  thread 1 is the program's main thread\n");
+        return;
+    }
+    struct ravel__frame f;
+    memset(&f, 0, sizeof f);
+    if (th->create_event < x->nevents)
+        ravel__symbolize1(x->events[th->create_event].pc, false, &f);
+    if (f.line)
+        ravel__sb_printf(sb, "  thread %s was created by thread %s at %s "
+                         "%s:%u\n",
+                         th->name, thread_name(x, th->parent), f.func,
+                         ravel__display_path(f.file), f.line);
+    else
+        ravel__sb_printf(sb, "  thread %s was created by thread %s\n",
+                         th->name, thread_name(x, th->parent));
+}
+
+/* ---- headline, location, signature ------------------------------------ */
+
+static const char *signal_name(int64_t sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGSYS: return "SIGSYS";
+    default: return "signal";
+    }
+}
+
+void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n)
+{
+    const struct ravel__failure *f = &x->failure;
+    switch (f->kind) {
+    case RAVEL__FAIL_CRASH:
+        if (f->message[0])
+            snprintf(buf, n, "%s", f->message);
+        else
+            snprintf(buf, n, "the program was killed by %s (%lld)",
+                     signal_name(f->value), (long long)f->value);
+        return;
+    default:
+        snprintf(buf, n, "%s", f->message[0] ? f->message : "failure");
+        return;
+    }
+}
+
+/* Innermost program frame of the failure. */
+static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
+{
+    const struct ravel__failure *f = &x->failure;
+    uint64_t pcs[RAVEL__NATIVE_FRAMES + RAVEL__STACK_FRAMES + 1];
+    bool exact[RAVEL__COUNT(pcs)];
+    size_t n = 0;
+    memset(exact, 0, sizeof exact);
+    if (f->nframes) {
+        for (uint32_t i = 0; i < f->nframes && n < RAVEL__NATIVE_FRAMES; i++)
+            pcs[n++] = f->frames[i];
+        exact[0] = f->frames_exact;
+    } else if (f->thread < x->nthreads) {
+        n = thread_stack(&x->threads[f->thread], f->pc, pcs,
+                         RAVEL__COUNT(pcs));
+    }
+    if (n == 0)
+        return false;
+    struct ravel__frame *fr = calloc(n, sizeof *fr);
+    if (!fr)
+        return false;
+    ravel__symbolize(pcs, exact, n, fr);
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!fr[i].runtime && fr[i].line) {
+            *out = fr[i];
+            found = true;
+            break;
+        }
+    }
+    free(fr);
+    return found;
+}
+
+void ravel__report_location(const struct ravel__exec *x, char *file,
+                            size_t nfile, char *func, size_t nfunc)
+{
+    const struct ravel__failure *f = &x->failure;
+    file[0] = func[0] = 0;
+    if (f->kind == RAVEL__FAIL_ASSERTION && f->file[0] && f->line) {
+        snprintf(file, nfile, "%s:%u", ravel__display_path(f->file), f->line);
+        snprintf(func, nfunc, "%s", f->func);
+        return;
+    }
+    struct ravel__frame fr;
+    if (failure_frame(x, &fr)) {
+        snprintf(file, nfile, "%s:%u", ravel__display_path(fr.file), fr.line);
+        snprintf(func, nfunc, "%s", fr.func);
+    }
+}
+
+uint64_t ravel__report_signature(const struct ravel__exec *x)
+{
+    const struct ravel__failure *f = &x->failure;
+    uint64_t h = ravel__fnv1a(&f->kind, sizeof f->kind, RAVEL__FNV_INIT);
+    switch (f->kind) {
+    case RAVEL__FAIL_DEADLOCK: {
+        /* The set of places where threads are stuck. */
+        uint64_t acc = 0;
+        for (uint32_t t = 0; t < x->nthreads; t++)
+            if (x->threads[t].state == RAVEL__T_LIVE)
+                acc += ravel__hash_ptr(x->threads[t].pending.pc + 1);
+        return ravel__fnv1a(&acc, sizeof acc, h);
+    }
+    case RAVEL__FAIL_EXIT_STATUS:
+        return ravel__fnv1a(&f->value, sizeof f->value, h);
+    case RAVEL__FAIL_CRASH:
+    case RAVEL__FAIL_HANG: {
+        h = ravel__fnv1a(&f->value, sizeof f->value, h);
+        struct ravel__frame fr;
+        if (failure_frame(x, &fr)) {
+            h = ravel__fnv1a(fr.file, strlen(fr.file), h);
+            h = ravel__fnv1a(&fr.line, sizeof fr.line, h);
+        }
+        return h;
+    }
+    default: {
+        uint64_t pc = f->pc;
+        h = ravel__fnv1a(&pc, sizeof pc, h);
+        h = ravel__fnv1a(f->file, strlen(f->file), h);
+        return ravel__fnv1a(&f->line, sizeof f->line, h);
+    }
+    }
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+static void put_output(struct ravel__strbuf *sb, const char *out, size_t len)
+{
+    /* The tail matters most: the last 64 KiB, cut at a line start. */
+    const size_t max = 64 * 1024;
+    if (len > max) {
+        const char *p = out + len - max;
+        const char *nl = memchr(p, '\n', max);
+        if (nl)
+            p = nl + 1;
+        ravel__sb_printf(sb, "  | ... (%zu earlier bytes not shown)\n",
+                         (size_t)(p - out));
+        len -= (size_t)(p - out);
+        out = p;
+    }
+    const char *p = out, *end = out + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        ravel__sb_add(sb, "  | ");
+        for (size_t i = 0; i < l; i++) {
+            unsigned char c = (unsigned char)p[i];
+            if (c == '\t' || c >= 0x20)
+                ravel__sb_addc(sb, (char)c);
+            else
+                ravel__sb_printf(sb, "\\x%02x", c);
+        }
+        ravel__sb_addc(sb, '\n');
+        p += l + (nl ? 1 : 0);
+    }
+}
+
+static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                        struct names *nm)
+{
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        const struct ravel__thread *th = &x->threads[t];
+        if (th->state != RAVEL__T_LIVE)
+            continue;
+        const struct ravel__op *op = &th->pending;
+        char what[160];
+        struct ravel__event fake = {0};
+        fake.kind = op->kind;
+        fake.obj = op->obj;
+        fake.aux = op->obj2;
+        fake.thread = t;
+        event_text(what, sizeof what, x, nm, &fake);
+        if (op->kind == RAVEL__OP_JOIN)
+            snprintf(what, sizeof what, "join %s", thread_name(x, op->obj));
+        else if (op->kind == RAVEL__OP_COND_WAKE)
+            snprintf(what, sizeof what, "wait on %s", obj_name(nm, op->obj));
+        uint32_t by = ravel__blocker(x, t);
+        if (by != RAVEL__NONE && by != t && op->kind != RAVEL__OP_JOIN)
+            ravel__sb_printf(sb, "  thread %s is blocked in %s, held by "
+                             "thread %s\n",
+                             th->name, what, thread_name(x, by));
+        else if (ravel__op_enabled(x, t))
+            ravel__sb_printf(sb, "  thread %s is at %s\n", th->name, what);
+        else
+            ravel__sb_printf(sb, "  thread %s is blocked in %s\n", th->name,
+                             what);
+        put_thread_stack(sb, x, t, op->pc);
+    }
+}
+
+void ravel__report_bug(struct ravel__strbuf *sb,
+                       const struct ravel__report_ctx *c)
+{
+    const struct ravel__exec *x = c->x;
+    const struct ravel__failure *f = &x->failure;
+    const char *bold = c->color ? "\033[1;31m" : "";
+    const char *reset = c->color ? "\033[0m" : "";
+    char headline[RAVEL__MSG_MAX + 64];
+    ravel__report_headline(x, headline, sizeof headline);
+    struct names nm;
+    names_build(&nm, x);
+
+    ravel__sb_add(sb, "==================\n");
+    ravel__sb_printf(sb, "%sravel: BUG (%s): %s%s\n", bold,
+                     ravel__fail_kind_name(f->kind), headline, reset);
+
+    const char *tname = thread_name(x, f->thread);
+    switch (f->kind) {
+    case RAVEL__FAIL_DEADLOCK:
+    case RAVEL__FAIL_STEP_LIMIT:
+        put_blocked(sb, x, &nm);
+        break;
+    case RAVEL__FAIL_CRASH:
+    case RAVEL__FAIL_HANG:
+        if (f->thread < x->nthreads)
+            ravel__sb_printf(sb, "  in thread %s:\n", tname);
+        if (f->nframes)
+            put_stack(sb, f->frames, f->nframes, f->frames_exact, "    ");
+        else if (f->thread < x->nthreads)
+            put_thread_stack(sb, x, f->thread, 0);
+        break;
+    case RAVEL__FAIL_EXIT_STATUS:
+        if (f->pc) {
+            ravel__sb_printf(sb, "  exit called in thread %s:\n", tname);
+            put_thread_stack(sb, x, f->thread, f->pc);
+        }
+        break;
+    default:
+        if (f->thread < x->nthreads) {
+            ravel__sb_printf(sb, "  in thread %s:\n", tname);
+            put_thread_stack(sb, x, f->thread, f->pc);
+        }
+        break;
+    }
+    if (f->kind == RAVEL__FAIL_LOCK_MISUSE && f->obj != RAVEL__NONE &&
+        f->obj < x->nobjects)
+        ravel__sb_printf(sb, "  the %s is %s\n",
+                         ravel__obj_kind_name(x->objects[f->obj].kind),
+                         obj_name(&nm, f->obj));
+    for (uint32_t t = 1; t < x->nthreads; t++)
+        if (t == f->thread || f->kind == RAVEL__FAIL_DEADLOCK)
+            put_creation(sb, x, t);
+    free(nm.n);
+
+    ravel__sb_printf(sb, "\nExecution %llu of the %s strategy (seed %llu).\n",
+                     (unsigned long long)x->number + 1, c->strategy,
+                     (unsigned long long)c->seed);
+    ravel__report_trace(sb, x, c->max_rows);
+    if (c->output && c->output_len) {
+        ravel__sb_add(sb, "\nProgram output in this execution:\n");
+        put_output(sb, c->output, c->output_len);
+    }
+    if (c->ticket)
+        ravel__sb_printf(sb, "\nReplay: ravel replay %s\n", c->ticket);
+    char file[300], func[128];
+    ravel__report_location(x, file, sizeof file, func, sizeof func);
+    ravel__sb_printf(sb, "SUMMARY: ravel: %s", ravel__fail_kind_name(f->kind));
+    if (file[0])
+        ravel__sb_printf(sb, " %s", file);
+    if (func[0])
+        ravel__sb_printf(sb, " in %s", func);
+    ravel__sb_add(sb, "\n==================\n");
+}

@@ -1,0 +1,55 @@
+/*
+ * report.h - failures and traces as text.
+ *
+ * Everything here reads a finished (or crashed) execution from the model
+ * and writes text; nothing reaches back into the runtime. Two products:
+ *
+ *  - the trace: the interleaving as a table with one column per thread,
+ *    then the compact schedule (`S1-- S1.1- P1.2 ...`). It depends only on
+ *    the schedule and the program, never on addresses or timing, so the
+ *    same schedule gives byte-identical traces in every run and replay;
+ *  - the bug report around it, in the shape ThreadSanitizer users know: a
+ *    banner, what happened and where (file:line stacks), the trace, the
+ *    program's output, the replay command and a SUMMARY line.
+ */
+#ifndef RAVEL_REPORT_H
+#define RAVEL_REPORT_H
+
+#include "../common/strbuf.h"
+#include "../model/model.h"
+
+struct ravel__report_ctx {
+    const struct ravel__exec *x;
+    const char *program;  /* as the user named it */
+    const char *strategy;
+    uint64_t seed;
+    const char *ticket;   /* path of the replay ticket, or NULL */
+    const char *output;   /* the execution's captured output, or NULL */
+    size_t output_len;
+    bool color;
+    uint32_t max_rows;    /* trace rows to show (0: all) */
+};
+
+/* The interleaving table and compact schedule (deterministic). */
+void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                         uint32_t max_rows);
+/* The compact schedule alone, e.g. "S1-- S1.1- P1.2 S1---". */
+void ravel__report_compact(struct ravel__strbuf *sb,
+                           const struct ravel__exec *x);
+uint32_t ravel__report_preemptions(const struct ravel__exec *x);
+
+/* The whole report of the execution's failure. */
+void ravel__report_bug(struct ravel__strbuf *sb,
+                       const struct ravel__report_ctx *c);
+
+/* One-line description of the failure ("assertion `n == 2' failed"). */
+void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n);
+/* Where it happened, "file:line" (or "" when unknown), and in which
+ * function. */
+void ravel__report_location(const struct ravel__exec *x, char *file,
+                            size_t nfile, char *func, size_t nfunc);
+/* Identity of a bug for "report each distinct bug once": its kind and the
+ * code locations involved, not the schedule. */
+uint64_t ravel__report_signature(const struct ravel__exec *x);
+
+#endif

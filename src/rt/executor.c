@@ -1,0 +1,203 @@
+/*
+ * executor.c - the loop of executions, run by the program's main thread.
+ *
+ *     snapshot the program (after its constructors ran)
+ *     for each execution:
+ *         restore the program (not before the first)
+ *         run main under ravel's scheduler, until it returns, exits,
+ *             fails or deadlocks
+ *         unwind the threads still parked, release what it left
+ *         classify: failure, non-zero exit status, declared result
+ *         tell the supervisor; stop on a bug unless --keep-going
+ *
+ * Thread 1 of every execution is the process's real main thread, so the
+ * program's main runs on its genuine stack; an execution that ends in
+ * another thread wakes thread 1, which longjmps back here (sched.c).
+ */
+#include "rt.h"
+
+#include "real.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Sends a message to the supervisor (or handles it in this process when
+ * there is none) and returns its reply. */
+char ravel__sv_call(uint32_t type, uint32_t arg)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!rt->supervised) {
+        switch (type) {
+        case RAVEL__MSG_BUG:
+            return ravel__sv_on_bug() ? RAVEL__REPLY_GO : RAVEL__REPLY_STOP;
+        case RAVEL__MSG_OUTCOME:
+            ravel__sv_on_outcome(arg);
+            return RAVEL__REPLY_GO;
+        default:
+            return RAVEL__REPLY_STOP;
+        }
+    }
+    struct ravel__msg m = {type, arg};
+    if (ravel__write_all(rt->to_sv, &m, sizeof m) != 0)
+        REAL(_exit)(RAVEL__EXIT_USAGE); /* the supervisor is gone */
+    char reply;
+    for (;;) {
+        ssize_t n = read(rt->from_sv, &reply, 1);
+        if (n == 1)
+            return reply;
+        if (n < 0 && errno == EINTR)
+            continue;
+        REAL(_exit)(RAVEL__EXIT_USAGE);
+    }
+}
+
+static void capture_reset(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (rt->cap_out < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    (void)!ftruncate(rt->cap_out, 0);
+    lseek(rt->cap_out, 0, SEEK_SET);
+    (void)!ftruncate(rt->cap_err, 0);
+    lseek(rt->cap_err, 0, SEEK_SET);
+    /* The program may have closed or redirected them. */
+    dup2(rt->cap_out, 1);
+    dup2(rt->cap_err, 2);
+}
+
+static void run_one(uint64_t number)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__exec *x = rt->x;
+    struct ravel__worker *w = ravel__backend_main();
+    ravel__exec_begin(x, number);
+    x->threads[0].tid = w->tid;
+    rt->strategy->ops->begin(rt->strategy, number);
+    capture_reset();
+    atomic_store(&rt->sh->running_tid, w->tid);
+    atomic_fetch_add(&rt->sh->progress, 1);
+    atomic_store(&rt->sh->in_execution, 1);
+    rt->executing = true;
+    if (setjmp(rt->loop) == 0) {
+        ravel__begin_main(w, (uint64_t)(uintptr_t)rt->main);
+        int status = rt->main(rt->argc, rt->argv, rt->envp);
+        ravel__program_exit(w, status, 0, true);
+    }
+    rt->executing = false;
+    atomic_store(&rt->sh->in_execution, 0);
+    ravel__backend_abandon_all();
+    fflush(NULL);
+}
+
+/* A distinct result declared with ravel_result(): tally it, and let the
+ * supervisor write a ticket the first time a value appears. */
+static void tally_outcome(int64_t value, uint64_t number)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    for (uint32_t i = 0; i < sh->noutcomes; i++) {
+        if (sh->outcomes[i].value == value) {
+            sh->outcomes[i].count++;
+            return;
+        }
+    }
+    if (sh->noutcomes >= RAVEL__MAX_OUTCOMES) {
+        sh->outcomes_dropped++;
+        return;
+    }
+    uint32_t i = sh->noutcomes++;
+    sh->outcomes[i].value = value;
+    sh->outcomes[i].count = 1;
+    sh->outcomes[i].first_execution = number;
+    sh->outcomes[i].ticket[0] = 0;
+    ravel__sv_call(RAVEL__MSG_OUTCOME, i);
+}
+
+/* Classifies the finished execution; returns false to stop the run. */
+static bool after_execution(uint64_t number)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__exec *x = rt->x;
+    if (ravel__tool_failed()) {
+        ravel__sv_call(RAVEL__MSG_ERROR, 0);
+        return false;
+    }
+    if (x->failure.kind == RAVEL__FAIL_NONE && x->ended == RAVEL__END_EXIT &&
+        x->exit_status != 0 && !rt->opt.ignore_exit_status) {
+        uint32_t t = 0;
+        uint64_t pc = 0;
+        for (uint32_t i = x->nevents; i-- > 0;)
+            if (x->events[i].kind == RAVEL__OP_EXIT) {
+                t = x->events[i].thread;
+                pc = x->events[i].pc;
+                break;
+            }
+        ravel__fail(x, RAVEL__FAIL_EXIT_STATUS, t, pc,
+                    "the program exited with status %lld",
+                    (long long)x->exit_status);
+        x->failure.value = x->exit_status;
+    }
+    if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
+        tally_outcome(x->result, number);
+    if (x->failure.kind != RAVEL__FAIL_NONE)
+        return ravel__sv_call(RAVEL__MSG_BUG, 0) == RAVEL__REPLY_GO;
+    if (!strcmp(rt->opt.strategy, "replay"))
+        ravel__sv_call(RAVEL__MSG_BUG, 0); /* shows the replayed trace */
+    return true;
+}
+
+int ravel__executor_main(int argc, char **argv, char **envp)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    rt->premain = false;
+    rt->argc = argc;
+    rt->argv = argv;
+    rt->envp = envp;
+    ravel__crash_install();
+    if (rt->cap_out >= 0) {
+        /* Output printed by constructors has already gone out once, as
+         * it would natively; from here on each execution's is captured.
+         * Line buffering keeps what was printed before a crash. */
+        fflush(stdout);
+        fflush(stderr);
+        dup2(rt->cap_out, 1);
+        dup2(rt->cap_err, 2);
+        setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+    }
+    ravel__reset_snapshot();
+
+    const struct ravel__options *o = &rt->opt;
+    double deadline = o->time > 0 ? rt->start_time + o->time : 0;
+    uint64_t number = o->resume_at;
+    bool first = true;
+    for (;;) {
+        if (o->executions && number >= o->executions) {
+            rt->sh->stopped_by_limit = 1;
+            break;
+        }
+        if (deadline && number > o->resume_at && ravel__now() >= deadline) {
+            rt->sh->stopped_by_limit = 1;
+            break;
+        }
+        if (!first)
+            ravel__reset_restore();
+        first = false;
+        run_one(number);
+        bool go_on = after_execution(number);
+        atomic_store(&rt->sh->executions_done, number + 1);
+        bool more = rt->strategy->ops->end(rt->strategy, rt->x);
+        if (rt->strategy->exhausted)
+            rt->sh->exhausted = 1;
+        if (!go_on || !more)
+            break;
+        number++;
+    }
+    if (!rt->supervised)
+        return ravel__sv_finish();
+    ravel__sv_call(RAVEL__MSG_DONE, 0);
+    return 0;
+}

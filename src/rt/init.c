@@ -1,0 +1,299 @@
+/*
+ * init.c - taking over the program: __libc_start_main.
+ *
+ * The C runtime's startup code (crt1.o) calls __libc_start_main with the
+ * program's main. The runtime library precedes libc in the program's
+ * dependencies, so this definition is the one called. It reads the
+ * options (RAVEL_OPTIONS), loads the ticket of a replay, sets up the
+ * memory shared with the supervisor and the files that capture each
+ * execution's output, and forks:
+ *
+ *   parent  -> the supervisor (supervisor.c); it never runs program code,
+ *              not even constructors, and can fork a fresh executor
+ *              after a crash;
+ *   child   -> the executor: calls the C library's own __libc_start_main
+ *              with ravel's main (executor.c), so the program's
+ *              constructors run once, then its main once per execution.
+ *
+ * With supervise=0 (a replay under gdb) there is no fork and no capture:
+ * the process runs the executions and prints its own report.
+ */
+#include "rt.h"
+
+#include "../common/hash.h"
+#include "../report/symbolize.h"
+#include "real.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+/* Synchronisation objects one execution may use. */
+#define MAX_OBJECTS 65536
+
+struct ravel__rt ravel__rt = {
+    .cap_out = -1,
+    .cap_err = -1,
+    .to_sv = -1,
+    .from_sv = -1,
+    .sv_in = -1,
+    .sv_out = -1,
+};
+
+typedef int (*libc_start_fn)(ravel__main_fn, int, char **, void (*)(void),
+                             void (*)(void), void (*)(void), void *);
+
+static struct {
+    libc_start_fn real;
+    int argc;
+    char **argv;
+    void (*init)(void);
+    void (*fini)(void);
+    void (*rtld_fini)(void);
+    void *stack_end;
+} boot;
+
+__attribute__((constructor(101))) static void runtime_init(void)
+{
+    ravel__real_resolve();
+}
+
+RAVEL__NORETURN void ravel__fatal(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n > sizeof msg - 2)
+        n = (int)sizeof msg - 2;
+    msg[n++] = '\n';
+    ravel__write_all(2, "ravel: error: ", 14);
+    ravel__write_all(2, msg, (size_t)n);
+    REAL(_exit)(RAVEL__EXIT_USAGE);
+    __builtin_unreachable();
+}
+
+/* ---- program identity -------------------------------------------------- */
+
+static char exe_path[PATH_MAX];
+static uint64_t exe_hash;
+static bool exe_hash_known;
+
+const char *ravel__exe_path(void)
+{
+    if (!exe_path[0]) {
+        ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+        if (n > 0)
+            exe_path[n] = 0;
+        else
+            snprintf(exe_path, sizeof exe_path, "/unknown");
+    }
+    return exe_path;
+}
+
+uint64_t ravel__exe_hash(void)
+{
+    if (!exe_hash_known) {
+        if (ravel__hash_file("/proc/self/exe", &exe_hash) != 0)
+            exe_hash = 0;
+        exe_hash_known = true;
+    }
+    return exe_hash;
+}
+
+const char *ravel__program_name(void)
+{
+    return ravel__basename(ravel__exe_path());
+}
+
+static void bug_context(int fd)
+{
+    char buf[256];
+    struct ravel__rt *rt = &ravel__rt;
+    int n = snprintf(buf, sizeof buf,
+                     "ravel: program %s, strategy %s, seed %llu, execution "
+                     "%llu, %u steps so far\n",
+                     ravel__exe_path(), rt->opt.strategy ? rt->opt.strategy : "",
+                     rt->sh ? (unsigned long long)rt->sh->seed : 0ULL,
+                     rt->x ? (unsigned long long)rt->x->number + 1 : 0ULL,
+                     rt->x ? rt->x->nevents : 0);
+    if (n > 0)
+        ravel__write_all(fd, buf, (size_t)n);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+/* Moves fd above the numbers programs commonly use, close-on-exec. */
+static int move_high(int fd)
+{
+    int h = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+    if (h < 0)
+        return fd;
+    close(fd);
+    return h;
+}
+
+static void read_options(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    char err[512];
+    ravel__options_defaults(&rt->opt);
+    const char *env = getenv("RAVEL_OPTIONS");
+    if (env && ravel__options_parse(&rt->opt, env, err, sizeof err) != 0)
+        ravel__fatal("%s", err);
+    if (ravel__options_validate(&rt->opt, err, sizeof err) != 0)
+        ravel__fatal("RAVEL_OPTIONS: %s", err);
+}
+
+static void load_ticket(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    char err[700];
+    if (ravel__ticket_load(rt->opt.ticket, &rt->ticket, err, sizeof err) != 0)
+        ravel__fatal("%s", err);
+    rt->have_ticket = true;
+    if (rt->ticket.program_hash != ravel__exe_hash())
+        ravel__fatal("ticket %s was recorded for %s (program hash %016llx), "
+                     "not for this program %s (hash %016llx); rebuild the "
+                     "recorded program or record a new ticket",
+                     rt->opt.ticket, rt->ticket.program,
+                     (unsigned long long)rt->ticket.program_hash,
+                     ravel__exe_path(),
+                     (unsigned long long)ravel__exe_hash());
+    if (!rt->opt.set[RAVEL__OPT_max_steps])
+        rt->opt.max_steps = rt->ticket.max_steps;
+}
+
+static uint64_t fresh_seed(void)
+{
+    uint32_t v = 0;
+    if (getrandom(&v, sizeof v, 0) != sizeof v)
+        v = (uint32_t)getpid() ^ (uint32_t)(ravel__now() * 1e6);
+    return v ? v : 1;
+}
+
+static void setup(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    read_options();
+    rt->start_time = ravel__now();
+    bool replay = !strcmp(rt->opt.strategy, "replay");
+    if (replay)
+        load_ticket();
+
+    uint32_t max_events = (uint32_t)rt->opt.max_steps + 64;
+    size_t size = offsetof(struct ravel__shared, exec) +
+                  ravel__exec_size(max_events, MAX_OBJECTS);
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED)
+        ravel__fatal("cannot map %zu bytes of shared memory: %s", size,
+                     strerror(errno));
+    rt->sh = mem;
+    rt->sh->magic = RAVEL__SHARED_MAGIC;
+    rt->x = ravel__exec_layout(&rt->sh->exec, max_events, MAX_OBJECTS);
+    if (replay)
+        rt->sh->seed = rt->ticket.seed;
+    else
+        rt->sh->seed = rt->opt.set[RAVEL__OPT_seed] ? rt->opt.seed
+                                                     : fresh_seed();
+    rt->strategy = replay ? ravel__replay_new(&rt->ticket)
+                          : ravel__random_new(rt->sh->seed);
+    if (!rt->strategy)
+        ravel__fatal("out of memory");
+    ravel__bug_context = bug_context;
+    ravel__modules_scan();
+
+    if (!rt->opt.supervise)
+        return;
+    rt->supervised = true;
+    int out = memfd_create("ravel-stdout", MFD_CLOEXEC);
+    int err = memfd_create("ravel-stderr", MFD_CLOEXEC);
+    int ev[2], rp[2];
+    if (out < 0 || err < 0 || pipe2(ev, O_CLOEXEC) || pipe2(rp, O_CLOEXEC))
+        ravel__fatal("cannot create the run's pipes and files: %s",
+                     strerror(errno));
+    rt->cap_out = move_high(out);
+    rt->cap_err = move_high(err);
+    rt->sv_in = move_high(ev[0]);
+    rt->to_sv = move_high(ev[1]);
+    rt->from_sv = move_high(rp[0]);
+    rt->sv_out = move_high(rp[1]);
+}
+
+/* The program's main as libc calls it, in the executor. */
+static int executor_entry(int argc, char **argv, char **envp)
+{
+    return ravel__executor_main(argc, argv, envp);
+}
+
+void ravel__spawn_executor(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    /* A reply a dead executor never read must not reach the next one. */
+    int fl = fcntl(rt->from_sv, F_GETFL);
+    fcntl(rt->from_sv, F_SETFL, fl | O_NONBLOCK);
+    char junk[64];
+    while (read(rt->from_sv, junk, sizeof junk) > 0)
+        ;
+    fcntl(rt->from_sv, F_SETFL, fl);
+    atomic_store(&rt->sh->in_execution, 0);
+    atomic_store(&rt->sh->probe_done, 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        ravel__fatal("cannot fork the executor: %s", strerror(errno));
+    if (pid == 0) {
+        rt->active = true;
+        rt->premain = true;
+        ravel__backend_init_main();
+        boot.real(executor_entry, boot.argc, boot.argv, boot.init, boot.fini,
+                  boot.rtld_fini, boot.stack_end);
+        REAL(_exit)(RAVEL__EXIT_USAGE);
+    }
+    ravel__sv_set_child(pid);
+}
+
+RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,
+                                    void (*init)(void), void (*fini)(void),
+                                    void (*rtld_fini)(void), void *stack_end)
+{
+    void *p = dlsym(RTLD_NEXT, "__libc_start_main");
+    if (!p) {
+        static const char msg[] =
+            "ravel: cannot find the C library's __libc_start_main\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        _exit(RAVEL__EXIT_USAGE);
+    }
+    memcpy(&boot.real, &p, sizeof p);
+    boot.argc = argc;
+    boot.argv = argv;
+    boot.init = init;
+    boot.fini = fini;
+    boot.rtld_fini = rtld_fini;
+    boot.stack_end = stack_end;
+    ravel__real_resolve();
+
+    struct ravel__rt *rt = &ravel__rt;
+    rt->main = main;
+    rt->argc = argc;
+    rt->argv = argv;
+    setup();
+    if (rt->supervised)
+        ravel__supervisor_main();
+    rt->active = true;
+    rt->premain = true;
+    ravel__backend_init_main();
+    return boot.real(executor_entry, argc, argv, init, fini, rtld_fini,
+                     stack_end);
+}

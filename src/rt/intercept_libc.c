@@ -1,0 +1,117 @@
+/*
+ * intercept_libc.c - how executions end (exit, _exit, abort, failed
+ * assert), exit handlers registered during an execution, and the streams
+ * a program opens.
+ *
+ * In a controlled thread none of these end the process: exit() ends the
+ * execution (after running the exit handlers the execution registered, in
+ * the calling thread, as exit does), a failed assert() or abort() records
+ * an assertion failure, and the next execution starts. Outside ravel's
+ * control they are the C library's own.
+ */
+#include "rt.h"
+
+#include "real.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char *program_invocation_short_name;
+/* Declared by <assert.h> only without NDEBUG. */
+void __assert_fail(const char *expr, const char *file, unsigned line,
+                   const char *func);
+/* The C++ ABI's exit-handler registration (atexit calls it); no header. */
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+RAVEL__EXPORT void exit(int status)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__program_exit(w, status, RAVEL__CALLER_PC, true);
+    REAL(exit)(status);
+    __builtin_unreachable();
+}
+
+RAVEL__EXPORT void _exit(int status)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__program_exit(w, status, RAVEL__CALLER_PC, false);
+    REAL(_exit)(status);
+    __builtin_unreachable();
+}
+
+RAVEL__EXPORT void _Exit(int status)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__program_exit(w, status, RAVEL__CALLER_PC, false);
+    REAL(_Exit)(status);
+    __builtin_unreachable();
+}
+
+RAVEL__EXPORT void abort(void)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__fail_now(w, RAVEL__FAIL_ASSERTION, RAVEL__CALLER_PC,
+                        "abort() called");
+    REAL(abort)();
+    __builtin_unreachable();
+}
+
+RAVEL__EXPORT void __assert_fail(const char *expr, const char *file,
+                                 unsigned line, const char *func)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (!w) {
+        REAL(__assert_fail)(expr, file, line, func);
+        __builtin_unreachable();
+    }
+    /* The message glibc would print, into the captured output. */
+    fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n",
+            program_invocation_short_name, file, line, func ? func : "",
+            func ? ": " : "", expr);
+    fflush(stderr);
+    struct ravel__exec *x = ravel__rt.x;
+    ravel__fail(x, RAVEL__FAIL_ASSERTION, w->slot, RAVEL__CALLER_PC,
+                "assertion `%s' failed", expr);
+    snprintf(x->failure.file, sizeof x->failure.file, "%s", file);
+    snprintf(x->failure.func, sizeof x->failure.func, "%s", func ? func : "");
+    x->failure.line = line;
+    x->ended = RAVEL__END_FAILURE;
+    ravel__end_execution(w);
+}
+
+RAVEL__EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+    if (ravel__controlled() && ravel__atexit_record(fn, arg, dso))
+        return 0;
+    return REAL(__cxa_atexit)(fn, arg, dso);
+}
+
+RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
+{
+    FILE *f = REAL(fopen)(path, mode);
+    if (f && ravel__controlled() && ravel__pc_instrumented(RAVEL__CALLER_PC))
+        ravel__files_record(f);
+    return f;
+}
+
+RAVEL__EXPORT FILE *fdopen(int fd, const char *mode)
+{
+    FILE *f = REAL(fdopen)(fd, mode);
+    if (f && ravel__controlled() && ravel__pc_instrumented(RAVEL__CALLER_PC))
+        ravel__files_record(f);
+    return f;
+}
+
+RAVEL__EXPORT int fclose(FILE *f)
+{
+    if (ravel__rt.active)
+        ravel__files_forget(f);
+    return REAL(fclose)(f);
+}

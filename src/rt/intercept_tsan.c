@@ -1,0 +1,371 @@
+/*
+ * intercept_tsan.c - the compiler's ThreadSanitizer hooks, served by
+ * ravel instead of libtsan.
+ *
+ * Code compiled with -fsanitize=thread calls:
+ *   __tsan_init                       once per instrumented module
+ *   __tsan_func_entry/exit            around every function: ravel keeps a
+ *                                     shadow call stack per thread, which
+ *                                     gives every report file:line stacks
+ *   __tsan_atomicN_* / fences         for every C11 <stdatomic.h>,
+ *                                     __atomic_* and __sync_* operation:
+ *                                     these are visible operations
+ *   __tsan_readN/writeN and variants  for every plain memory access:
+ *                                     counted per thread and execution;
+ *                                     the race detector builds on them
+ *
+ * The list covers what gcc 12 and clang 14 emit, plus the names newer
+ * clang emits (compound read-write, __tsan_memcpy ...), so that a program
+ * built by either links. While ravel does not control the calling thread
+ * the atomics simply perform the operation.
+ *
+ * Under ravel's control only one thread runs at a time, so the memory
+ * operation itself is performed with a sequentially consistent atomic
+ * once the thread holds the baton; the memory order the program asked for
+ * is recorded in the event (argument `mo`) for happens-before analysis.
+ */
+#include "rt.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* These functions are the compiler's interface: gcc and clang call them by
+ * name and no header declares them. */
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+
+/* ---- module registration and shadow stacks --------------------------- */
+
+RAVEL__EXPORT void __tsan_init(void)
+{
+    ravel__modules_register(RAVEL__CALLER_PC);
+}
+
+RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__stack_push(&ravel__rt.x->threads[w->slot],
+                          (uint64_t)(uintptr_t)caller_pc);
+}
+
+RAVEL__EXPORT void __tsan_func_exit(void)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__stack_pop(&ravel__rt.x->threads[w->slot]);
+}
+
+RAVEL__EXPORT void __tsan_ignore_thread_begin(void)
+{
+}
+
+RAVEL__EXPORT void __tsan_ignore_thread_end(void)
+{
+}
+
+/* ---- plain accesses -------------------------------------------------- */
+
+static inline void plain_access(bool write)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (!w)
+        return;
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    if (write)
+        th->writes++;
+    else
+        th->reads++;
+}
+
+#define ACCESS_HOOKS(n)                                                        \
+    RAVEL__EXPORT void __tsan_read##n(void *a)                                 \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_write##n(void *a)                                \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_read##n##_pc(void *a, void *pc)                  \
+    {                                                                          \
+        (void)a, (void)pc;                                                     \
+        plain_access(false);                                                         \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_write##n##_pc(void *a, void *pc)                 \
+    {                                                                          \
+        (void)a, (void)pc;                                                     \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_unaligned_read##n(void *a)                       \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_unaligned_write##n(void *a)                      \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_volatile_read##n(void *a)                        \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_volatile_write##n(void *a)                       \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_unaligned_volatile_read##n(void *a)              \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_unaligned_volatile_write##n(void *a)             \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_compound_rw##n(void *a)                          \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+        plain_access(true);                                                          \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_unaligned_compound_rw##n(void *a)                \
+    {                                                                          \
+        (void)a;                                                               \
+        plain_access(false);                                                         \
+        plain_access(true);                                                          \
+    }
+ACCESS_HOOKS(1)
+ACCESS_HOOKS(2)
+ACCESS_HOOKS(4)
+ACCESS_HOOKS(8)
+ACCESS_HOOKS(16)
+#undef ACCESS_HOOKS
+
+RAVEL__EXPORT void __tsan_read_range(void *a, unsigned long size)
+{
+    (void)a, (void)size;
+    plain_access(false);
+}
+
+RAVEL__EXPORT void __tsan_write_range(void *a, unsigned long size)
+{
+    (void)a, (void)size;
+    plain_access(true);
+}
+
+RAVEL__EXPORT void __tsan_read_range_pc(void *a, unsigned long size, void *pc)
+{
+    (void)a, (void)size, (void)pc;
+    plain_access(false);
+}
+
+RAVEL__EXPORT void __tsan_write_range_pc(void *a, unsigned long size, void *pc)
+{
+    (void)a, (void)size, (void)pc;
+    plain_access(true);
+}
+
+RAVEL__EXPORT void __tsan_vptr_update(void **vptr, void *val)
+{
+    (void)vptr, (void)val;
+    plain_access(true);
+}
+
+RAVEL__EXPORT void __tsan_vptr_read(void **vptr)
+{
+    (void)vptr;
+    plain_access(false);
+}
+
+RAVEL__EXPORT void *__tsan_memcpy(void *d, const void *s, unsigned long n)
+{
+    plain_access(false);
+    plain_access(true);
+    return memcpy(d, s, n);
+}
+
+RAVEL__EXPORT void *__tsan_memmove(void *d, const void *s, unsigned long n)
+{
+    plain_access(false);
+    plain_access(true);
+    return memmove(d, s, n);
+}
+
+RAVEL__EXPORT void *__tsan_memset(void *d, int c, unsigned long n)
+{
+    plain_access(true);
+    return memset(d, c, n);
+}
+
+/* ---- atomics --------------------------------------------------------- */
+
+typedef char a8;
+typedef short a16;
+typedef int a32;
+typedef long a64;
+__extension__ typedef __int128 a128;
+
+static uint32_t atomic_obj(struct ravel__worker *w, const volatile void *a,
+                           unsigned size)
+{
+    bool created;
+    uint32_t i = ravel__object(w, (const void *)a, RAVEL__OBJ_ATOMIC, &created);
+    if (created)
+        ravel__rt.x->objects[i].limit = size;
+    return i;
+}
+
+/* Starts the visible operation; the caller performs the memory effect
+ * and fills in the values. */
+static struct ravel__event *atomic_step(struct ravel__worker *w,
+                                        uint16_t kind, const volatile void *a,
+                                        unsigned size, int mo, uint64_t pc)
+{
+    int rc;
+    return ravel__step(w, kind, atomic_obj(w, a, size), RAVEL__NONE, mo, pc,
+                       &rc);
+}
+
+#define SC __ATOMIC_SEQ_CST
+
+#define RMW_HOOK(T, N, name, builtin, sub, expr_new)                           \
+    RAVEL__EXPORT T __tsan_atomic##N##_##name(volatile T *a, T v, int mo)      \
+    {                                                                          \
+        struct ravel__worker *w = ravel__controlled();                         \
+        if (!w)                                                                \
+            return builtin(a, v, SC);                                          \
+        int saved = errno;                                                     \
+        struct ravel__event *ev = atomic_step(                                 \
+            w, RAVEL__OP_ATOMIC_RMW, a, N / 8, mo, RAVEL__CALLER_PC);          \
+        T old = builtin(a, v, SC);                                             \
+        ev->aux = sub;                                                         \
+        ev->value = (int64_t)old;                                              \
+        ev->value2 = (int64_t)(expr_new);                                      \
+        errno = saved;                                                         \
+        return old;                                                            \
+    }
+
+#define ATOMIC_HOOKS(T, N)                                                     \
+    RAVEL__EXPORT T __tsan_atomic##N##_load(const volatile T *a, int mo)       \
+    {                                                                          \
+        struct ravel__worker *w = ravel__controlled();                         \
+        if (!w)                                                                \
+            return __atomic_load_n(a, SC);                                     \
+        int saved = errno;                                                     \
+        struct ravel__event *ev = atomic_step(                                 \
+            w, RAVEL__OP_ATOMIC_LOAD, a, N / 8, mo, RAVEL__CALLER_PC);         \
+        T v = __atomic_load_n(a, SC);                                          \
+        ev->value = (int64_t)v;                                                \
+        errno = saved;                                                         \
+        return v;                                                              \
+    }                                                                          \
+    RAVEL__EXPORT void __tsan_atomic##N##_store(volatile T *a, T v, int mo)    \
+    {                                                                          \
+        struct ravel__worker *w = ravel__controlled();                         \
+        if (!w) {                                                              \
+            __atomic_store_n(a, v, SC);                                        \
+            return;                                                            \
+        }                                                                      \
+        int saved = errno;                                                     \
+        struct ravel__event *ev = atomic_step(                                 \
+            w, RAVEL__OP_ATOMIC_STORE, a, N / 8, mo, RAVEL__CALLER_PC);        \
+        __atomic_store_n(a, v, SC);                                            \
+        ev->value = (int64_t)v;                                                \
+        errno = saved;                                                         \
+    }                                                                          \
+    RMW_HOOK(T, N, exchange, __atomic_exchange_n, RAVEL__RMW_XCHG, v)          \
+    RMW_HOOK(T, N, fetch_add, __atomic_fetch_add, RAVEL__RMW_ADD,              \
+             (T)(old + v))                                                     \
+    RMW_HOOK(T, N, fetch_sub, __atomic_fetch_sub, RAVEL__RMW_SUB,              \
+             (T)(old - v))                                                     \
+    RMW_HOOK(T, N, fetch_and, __atomic_fetch_and, RAVEL__RMW_AND,              \
+             (T)(old & v))                                                     \
+    RMW_HOOK(T, N, fetch_or, __atomic_fetch_or, RAVEL__RMW_OR, (T)(old | v))   \
+    RMW_HOOK(T, N, fetch_xor, __atomic_fetch_xor, RAVEL__RMW_XOR,              \
+             (T)(old ^ v))                                                     \
+    RMW_HOOK(T, N, fetch_nand, __atomic_fetch_nand, RAVEL__RMW_NAND,           \
+             (T)(~(old & v)))                                                  \
+    /* Returns the old value; *expected/desired as for __atomic builtins. */  \
+    static T cas##N(volatile T *a, T expected, T desired, int mo, bool *ok,    \
+                    uint64_t pc)                                               \
+    {                                                                          \
+        struct ravel__worker *w = ravel__controlled();                         \
+        T cur = expected;                                                      \
+        if (!w) {                                                              \
+            *ok = __atomic_compare_exchange_n(a, &cur, desired, false, SC,     \
+                                              SC);                             \
+            return cur;                                                        \
+        }                                                                      \
+        int saved = errno;                                                     \
+        struct ravel__event *ev =                                              \
+            atomic_step(w, RAVEL__OP_ATOMIC_CAS, a, N / 8, mo, pc);            \
+        *ok = __atomic_compare_exchange_n(a, &cur, desired, false, SC, SC);    \
+        ev->aux = *ok;                                                         \
+        ev->value = (int64_t)cur;                                              \
+        ev->value2 = (int64_t)(*ok ? desired : expected);                      \
+        errno = saved;                                                         \
+        return cur;                                                            \
+    }                                                                          \
+    RAVEL__EXPORT int __tsan_atomic##N##_compare_exchange_strong(              \
+        volatile T *a, T *c, T v, int mo, int fmo)                             \
+    {                                                                          \
+        (void)fmo;                                                             \
+        bool ok;                                                               \
+        T old = cas##N(a, *c, v, mo, &ok, RAVEL__CALLER_PC);                   \
+        if (!ok)                                                               \
+            *c = old;                                                          \
+        return ok;                                                             \
+    }                                                                          \
+    /* A weak compare-exchange may fail spuriously; ravel does not make     \
+     * it, which is one of the allowed behaviours. */                        \
+    RAVEL__EXPORT int __tsan_atomic##N##_compare_exchange_weak(                \
+        volatile T *a, T *c, T v, int mo, int fmo)                             \
+    {                                                                          \
+        (void)fmo;                                                             \
+        bool ok;                                                               \
+        T old = cas##N(a, *c, v, mo, &ok, RAVEL__CALLER_PC);                   \
+        if (!ok)                                                               \
+            *c = old;                                                          \
+        return ok;                                                             \
+    }                                                                          \
+    RAVEL__EXPORT T __tsan_atomic##N##_compare_exchange_val(                   \
+        volatile T *a, T c, T v, int mo, int fmo)                              \
+    {                                                                          \
+        (void)fmo;                                                             \
+        bool ok;                                                               \
+        return cas##N(a, c, v, mo, &ok, RAVEL__CALLER_PC);                     \
+    }
+
+ATOMIC_HOOKS(a8, 8)
+ATOMIC_HOOKS(a16, 16)
+ATOMIC_HOOKS(a32, 32)
+ATOMIC_HOOKS(a64, 64)
+ATOMIC_HOOKS(a128, 128)
+
+RAVEL__EXPORT void __tsan_atomic_thread_fence(int mo)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (!w) {
+        __atomic_thread_fence(SC);
+        return;
+    }
+    int saved = errno, rc;
+    ravel__step(w, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, mo,
+                RAVEL__CALLER_PC, &rc);
+    __atomic_thread_fence(SC);
+    errno = saved;
+}
+
+/* A signal fence orders a thread against its own signal handlers only: no
+ * other thread is involved, so it is not a scheduling point. */
+RAVEL__EXPORT void __tsan_atomic_signal_fence(int mo)
+{
+    (void)mo;
+    __atomic_signal_fence(SC);
+}

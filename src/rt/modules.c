@@ -1,0 +1,185 @@
+/*
+ * modules.c - which loaded modules hold the program's instrumented code,
+ * and where their globals and thread-local data live.
+ *
+ * Each module compiled with -fsanitize=thread calls __tsan_init from a
+ * constructor; ravel registers the module containing the caller. The main
+ * executable is always registered. For each module ravel records:
+ *   - its code ranges: an allocation or fopen whose caller is here is the
+ *     program's own (heap.c, intercept_libc.c);
+ *   - its writable data (.data, .bss: the PT_LOAD segments with write
+ *     permission, minus the part made read-only after relocation,
+ *     PT_GNU_RELRO): the program's globals, saved and restored between
+ *     executions (reset.c);
+ *   - its thread-local-storage image (PT_TLS), to give a pooled OS thread
+ *     fresh `_Thread_local` variables for each program thread.
+ */
+#include "rt.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+
+#define MAX_MODULES 32
+#define MAX_SEGS 4
+
+struct seg {
+    uintptr_t lo, hi;
+};
+
+struct module {
+    uintptr_t bias;
+    struct seg code[MAX_SEGS];
+    unsigned ncode;
+    struct seg data[MAX_SEGS];
+    unsigned ndata;
+    /* TLS image and where this module's block sits relative to the thread
+     * pointer (the same in every thread for initially loaded modules). */
+    const void *tls_image;
+    size_t tls_filesz, tls_memsz;
+    intptr_t tls_delta;
+    bool has_tls;
+};
+
+static struct module mods[MAX_MODULES];
+static unsigned nmods;
+
+static uintptr_t thread_pointer(void)
+{
+    uintptr_t tp;
+#if defined(__x86_64__)
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+#elif defined(__aarch64__)
+    __asm__("mrs %0, tpidr_el0" : "=r"(tp));
+#else
+#error "ravel: thread pointer access not implemented for this architecture"
+#endif
+    return tp;
+}
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct module *m = data;
+    if (info->dlpi_addr != m->bias)
+        return 0;
+    uintptr_t relro_lo = 0, relro_hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type == PT_GNU_RELRO) {
+            relro_lo = info->dlpi_addr + p->p_vaddr;
+            relro_hi = relro_lo + p->p_memsz;
+        }
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + p->p_vaddr, hi = lo + p->p_memsz;
+        if (p->p_type == PT_LOAD && (p->p_flags & PF_X) &&
+            m->ncode < MAX_SEGS) {
+            m->code[m->ncode++] = (struct seg){lo, hi};
+        } else if (p->p_type == PT_LOAD && (p->p_flags & PF_W) &&
+                   m->ndata < MAX_SEGS) {
+            /* RELRO is mprotected read-only after relocation: skip it,
+             * rounding its end up to the page the loader protected. */
+            if (relro_hi > lo && relro_lo < hi) {
+                uintptr_t end = (relro_hi + 4095) & ~(uintptr_t)4095;
+                if (end > lo)
+                    lo = end;
+            }
+            if (lo < hi)
+                m->data[m->ndata++] = (struct seg){lo, hi};
+        } else if (p->p_type == PT_TLS && info->dlpi_tls_data) {
+            m->has_tls = true;
+            m->tls_image = (const void *)(info->dlpi_addr + p->p_vaddr);
+            m->tls_filesz = p->p_filesz;
+            m->tls_memsz = p->p_memsz;
+            m->tls_delta =
+                (intptr_t)((uintptr_t)info->dlpi_tls_data - thread_pointer());
+        }
+    }
+    return 1;
+}
+
+static void add_module(uintptr_t bias)
+{
+    for (unsigned i = 0; i < nmods; i++)
+        if (mods[i].bias == bias)
+            return;
+    if (nmods >= MAX_MODULES)
+        return;
+    struct module *m = &mods[nmods];
+    memset(m, 0, sizeof *m);
+    m->bias = bias;
+    dl_iterate_phdr(phdr_cb, m);
+    if (m->ncode)
+        nmods++;
+}
+
+void ravel__modules_register(uint64_t pc)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (dladdr1((void *)(uintptr_t)pc, &info, (void **)&lm,
+                RTLD_DL_LINKMAP) &&
+        lm)
+        add_module(lm->l_addr);
+}
+
+static int main_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uintptr_t *)data = info->dlpi_addr;
+    return 1; /* the first module reported is the main program */
+}
+
+void ravel__modules_scan(void)
+{
+    uintptr_t bias = 0;
+    dl_iterate_phdr(main_cb, &bias);
+    add_module(bias);
+}
+
+bool ravel__pc_instrumented(uint64_t pc)
+{
+    for (unsigned i = 0; i < nmods; i++)
+        for (unsigned k = 0; k < mods[i].ncode; k++)
+            if (pc >= mods[i].code[k].lo && pc < mods[i].code[k].hi)
+                return true;
+    return false;
+}
+
+bool ravel__addr_global(uint64_t addr)
+{
+    for (unsigned i = 0; i < nmods; i++)
+        for (unsigned k = 0; k < mods[i].ndata; k++)
+            if (addr >= mods[i].data[k].lo && addr < mods[i].data[k].hi)
+                return true;
+    return false;
+}
+
+/* ---- used by reset.c --------------------------------------------------- */
+
+unsigned ravel__modules_data(uintptr_t *lo, uintptr_t *hi, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nmods; i++)
+        for (unsigned k = 0; k < mods[i].ndata && n < max; k++) {
+            lo[n] = mods[i].data[k].lo;
+            hi[n] = mods[i].data[k].hi;
+            n++;
+        }
+    return n;
+}
+
+void ravel__reset_thread_tls(void)
+{
+    uintptr_t tp = thread_pointer();
+    for (unsigned i = 0; i < nmods; i++) {
+        const struct module *m = &mods[i];
+        if (!m->has_tls)
+            continue;
+        char *block = (char *)(tp + (uintptr_t)m->tls_delta);
+        memcpy(block, m->tls_image, m->tls_filesz);
+        memset(block + m->tls_filesz, 0, m->tls_memsz - m->tls_filesz);
+    }
+}

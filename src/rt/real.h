@@ -1,0 +1,130 @@
+/*
+ * real.h - the functions ravel interposes, and how it calls the originals.
+ *
+ * The runtime is a shared library that precedes libc in the program's
+ * dependencies, so its definitions of pthread_mutex_lock, malloc, exit ...
+ * win symbol lookup. Each interceptor calls the original through a pointer
+ * resolved with dlsym(RTLD_NEXT) when it is not controlling the caller:
+ * before main, after the run, in threads ravel did not create.
+ *
+ * RAVEL_REAL_LIST is the single list of those originals; REAL(name) gives
+ * the pointer, resolving the whole table on first use (an interceptor can
+ * be reached before the runtime's constructor ran, from another library's
+ * constructor).
+ */
+#ifndef RAVEL_REAL_H
+#define RAVEL_REAL_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <time.h>
+
+#define RAVEL_REAL_LIST(X)                                                     \
+    X(int, pthread_create,                                                     \
+      (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))        \
+    X(int, pthread_join, (pthread_t, void **))                                 \
+    X(int, pthread_tryjoin_np, (pthread_t, void **))                           \
+    X(int, pthread_timedjoin_np, (pthread_t, void **, const struct timespec *))\
+    X(int, pthread_detach, (pthread_t))                                        \
+    X(pthread_t, pthread_self, (void))                                         \
+    X(int, pthread_clockjoin_np,                                               \
+      (pthread_t, void **, clockid_t, const struct timespec *))                \
+    X(void, pthread_exit, (void *))                                            \
+    X(int, pthread_once, (pthread_once_t *, void (*)(void)))                   \
+    X(int, pthread_key_create, (pthread_key_t *, void (*)(void *)))            \
+    X(int, pthread_key_delete, (pthread_key_t))                                \
+    X(int, pthread_mutex_init,                                                 \
+      (pthread_mutex_t *, const pthread_mutexattr_t *))                        \
+    X(int, pthread_mutex_destroy, (pthread_mutex_t *))                         \
+    X(int, pthread_mutex_lock, (pthread_mutex_t *))                            \
+    X(int, pthread_mutex_trylock, (pthread_mutex_t *))                         \
+    X(int, pthread_mutex_timedlock,                                            \
+      (pthread_mutex_t *, const struct timespec *))                            \
+    X(int, pthread_mutex_clocklock,                                            \
+      (pthread_mutex_t *, clockid_t, const struct timespec *))                 \
+    X(int, pthread_mutex_unlock, (pthread_mutex_t *))                          \
+    X(int, pthread_cond_init, (pthread_cond_t *, const pthread_condattr_t *))  \
+    X(int, pthread_cond_destroy, (pthread_cond_t *))                           \
+    X(int, pthread_cond_wait, (pthread_cond_t *, pthread_mutex_t *))           \
+    X(int, pthread_cond_timedwait,                                             \
+      (pthread_cond_t *, pthread_mutex_t *, const struct timespec *))          \
+    X(int, pthread_cond_clockwait,                                             \
+      (pthread_cond_t *, pthread_mutex_t *, clockid_t,                         \
+       const struct timespec *))                                               \
+    X(int, pthread_cond_signal, (pthread_cond_t *))                            \
+    X(int, pthread_cond_broadcast, (pthread_cond_t *))                         \
+    X(int, pthread_rwlock_init,                                                \
+      (pthread_rwlock_t *, const pthread_rwlockattr_t *))                      \
+    X(int, pthread_rwlock_destroy, (pthread_rwlock_t *))                       \
+    X(int, pthread_rwlock_rdlock, (pthread_rwlock_t *))                        \
+    X(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t *))                     \
+    X(int, pthread_rwlock_timedrdlock,                                         \
+      (pthread_rwlock_t *, const struct timespec *))                           \
+    X(int, pthread_rwlock_clockrdlock,                                         \
+      (pthread_rwlock_t *, clockid_t, const struct timespec *))                \
+    X(int, pthread_rwlock_wrlock, (pthread_rwlock_t *))                        \
+    X(int, pthread_rwlock_trywrlock, (pthread_rwlock_t *))                     \
+    X(int, pthread_rwlock_timedwrlock,                                         \
+      (pthread_rwlock_t *, const struct timespec *))                           \
+    X(int, pthread_rwlock_clockwrlock,                                         \
+      (pthread_rwlock_t *, clockid_t, const struct timespec *))                \
+    X(int, pthread_rwlock_unlock, (pthread_rwlock_t *))                        \
+    X(int, pthread_spin_init, (pthread_spinlock_t *, int))                     \
+    X(int, pthread_spin_destroy, (pthread_spinlock_t *))                       \
+    X(int, pthread_spin_lock, (pthread_spinlock_t *))                          \
+    X(int, pthread_spin_trylock, (pthread_spinlock_t *))                       \
+    X(int, pthread_spin_unlock, (pthread_spinlock_t *))                        \
+    X(int, pthread_barrier_init,                                               \
+      (pthread_barrier_t *, const pthread_barrierattr_t *, unsigned))          \
+    X(int, pthread_barrier_destroy, (pthread_barrier_t *))                     \
+    X(int, pthread_barrier_wait, (pthread_barrier_t *))                        \
+    X(int, sem_init, (sem_t *, int, unsigned))                                 \
+    X(int, sem_destroy, (sem_t *))                                             \
+    X(int, sem_wait, (sem_t *))                                                \
+    X(int, sem_trywait, (sem_t *))                                             \
+    X(int, sem_timedwait, (sem_t *, const struct timespec *))                  \
+    X(int, sem_clockwait, (sem_t *, clockid_t, const struct timespec *))       \
+    X(int, sem_post, (sem_t *))                                                \
+    X(int, sem_getvalue, (sem_t *, int *))                                     \
+    X(int, sched_yield, (void))                                                \
+    X(unsigned, sleep, (unsigned))                                             \
+    X(int, usleep, (useconds_t))                                               \
+    X(int, nanosleep, (const struct timespec *, struct timespec *))            \
+    X(int, clock_nanosleep,                                                    \
+      (clockid_t, int, const struct timespec *, struct timespec *))            \
+    X(void, exit, (int))                                                       \
+    X(void, _exit, (int))                                                      \
+    X(void, _Exit, (int))                                                      \
+    X(void, abort, (void))                                                     \
+    X(void, __assert_fail,                                                     \
+      (const char *, const char *, unsigned, const char *))                    \
+    X(int, __cxa_atexit, (void (*)(void *), void *, void *))                   \
+    X(void *, malloc, (size_t))                                                \
+    X(void *, calloc, (size_t, size_t))                                        \
+    X(void *, realloc, (void *, size_t))                                       \
+    X(void, free, (void *))                                                    \
+    X(int, posix_memalign, (void **, size_t, size_t))                          \
+    X(void *, aligned_alloc, (size_t, size_t))                                 \
+    X(void *, memalign, (size_t, size_t))                                      \
+    X(void *, valloc, (size_t))                                                \
+    X(void *, pvalloc, (size_t))                                               \
+    X(FILE *, fopen, (const char *, const char *))                             \
+    X(FILE *, fdopen, (int, const char *))                                     \
+    X(int, fclose, (FILE *))
+
+#define RAVEL_REAL_DECLARE(ret, name, args) extern ret(*ravel__real_##name) args;
+RAVEL_REAL_LIST(RAVEL_REAL_DECLARE)
+#undef RAVEL_REAL_DECLARE
+
+/* Resolves every pointer in the table (idempotent). */
+void ravel__real_resolve(void);
+/* True while ravel__real_resolve runs (dlsym may allocate). */
+extern int ravel__real_resolving;
+
+#define REAL(name)                                                             \
+    (__builtin_expect(ravel__real_##name == 0, 0) ? ravel__real_resolve()      \
+                                                  : (void)0,                   \
+     ravel__real_##name)
+
+#endif

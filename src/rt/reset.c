@@ -1,0 +1,326 @@
+/*
+ * reset.c - putting the program back as it was before its first
+ * execution.
+ *
+ * ravel re-runs main in the same process for every execution (fork per
+ * execution costs about 2.5 ms here, a thousand times a handoff). So
+ * between executions it restores what the program changed:
+ *
+ *   globals        .data/.bss of instrumented modules, copied at the start
+ *                  and copied back (modules.c finds them)
+ *   heap           blocks the execution allocated are freed, blocks from
+ *                  before main get their contents back (heap.c)
+ *   TLS            thread 1's _Thread_local variables; pooled threads get
+ *                  theirs at each thread start (modules.c)
+ *   files          FILE streams the program opened are closed, file
+ *                  descriptors it left open are closed, 0/1/2 restored
+ *   TSD keys       keys created during the execution are deleted; main's
+ *                  values of older keys are put back
+ *   exit handlers  atexit/__cxa_atexit registrations of the execution
+ *   process state  working directory, signal mask, environ, argv, the
+ *                  offset of a regular-file stdin
+ *
+ * What lives inside uninstrumented libraries (the C library's own
+ * buffers, rand() state, locale) is not restored; docs/limits.md lists
+ * what that means for a program.
+ */
+#include "rt.h"
+
+#include "real.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_DATA 64
+
+static struct {
+    uintptr_t lo[MAX_DATA], hi[MAX_DATA];
+    void *copy[MAX_DATA];
+    unsigned n;
+} data;
+
+static int cwd_fd = -1;
+static int stdin_fd = -1;
+static off_t stdin_off = -1;
+static sigset_t main_mask;
+static char **saved_environ;
+/* argv as main received it: the array and the strings' contents. */
+static char **argv_copy;
+static char **argv_strings;
+/* File descriptors open before the first execution. */
+static unsigned char *fd_open;
+static int fd_limit;
+static int first_free_fd;
+static uint64_t restores;
+
+/* ---- exit handlers ----------------------------------------------------- */
+
+struct handler {
+    void (*fn)(void *);
+    void *arg;
+};
+static struct handler *handlers;
+static size_t nhandlers, handlers_cap;
+
+bool ravel__atexit_record(void (*fn)(void *), void *arg, void *dso)
+{
+    (void)dso;
+    if (nhandlers == handlers_cap) {
+        size_t cap = handlers_cap ? handlers_cap * 2 : 16;
+        struct handler *h = REAL(realloc)(handlers, cap * sizeof *h);
+        if (!h)
+            return false;
+        handlers = h;
+        handlers_cap = cap;
+    }
+    handlers[nhandlers++] = (struct handler){fn, arg};
+    return true;
+}
+
+void ravel__atexit_run(void)
+{
+    while (nhandlers) {
+        struct handler h = handlers[--nhandlers];
+        h.fn(h.arg);
+    }
+}
+
+/* ---- thread-specific data keys ---------------------------------------- */
+
+struct key {
+    pthread_key_t key;
+    void (*dtor)(void *);
+    bool in_execution;
+    void *main_value; /* thread 1's value before the first execution */
+};
+static struct key keys[PTHREAD_KEYS_MAX];
+static unsigned nkeys;
+
+void ravel__keys_record(pthread_key_t key, void (*dtor)(void *))
+{
+    if (nkeys < PTHREAD_KEYS_MAX)
+        keys[nkeys++] = (struct key){key, dtor, ravel__rt.executing, NULL};
+}
+
+void ravel__keys_forget(pthread_key_t key)
+{
+    for (unsigned i = 0; i < nkeys; i++)
+        if (keys[i].key == key) {
+            keys[i] = keys[--nkeys];
+            return;
+        }
+}
+
+void ravel__keys_run_destructors(void)
+{
+    for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
+        bool any = false;
+        for (unsigned i = 0; i < nkeys; i++) {
+            void *v = pthread_getspecific(keys[i].key);
+            if (!v || !keys[i].dtor)
+                continue;
+            pthread_setspecific(keys[i].key, NULL);
+            keys[i].dtor(v);
+            any = true;
+        }
+        if (!any)
+            return;
+    }
+}
+
+void ravel__keys_clear_values(void)
+{
+    for (unsigned i = 0; i < nkeys; i++)
+        if (pthread_getspecific(keys[i].key))
+            pthread_setspecific(keys[i].key, NULL);
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+static FILE **files;
+static size_t nfiles, files_cap;
+
+void ravel__files_record(FILE *f)
+{
+    if (nfiles == files_cap) {
+        size_t cap = files_cap ? files_cap * 2 : 16;
+        FILE **nf = REAL(realloc)(files, cap * sizeof *nf);
+        if (!nf)
+            return;
+        files = nf;
+        files_cap = cap;
+    }
+    files[nfiles++] = f;
+}
+
+void ravel__files_forget(FILE *f)
+{
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i] == f) {
+            files[i] = files[--nfiles];
+            return;
+        }
+}
+
+/* ---- file descriptors ---------------------------------------------------- */
+
+/* Calls fn for every open descriptor (but the directory's own). */
+static void each_fd(void (*fn)(int fd))
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return;
+    int self = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        int fd = atoi(e->d_name);
+        if (fd != self)
+            fn(fd);
+    }
+    closedir(d);
+}
+
+static void note_open(int fd)
+{
+    if (fd >= fd_limit) {
+        int n = fd_limit ? fd_limit : 256;
+        while (n <= fd)
+            n *= 2;
+        unsigned char *nf = REAL(realloc)(fd_open, (size_t)n);
+        RAVEL__CHECK(nf != NULL);
+        memset(nf + fd_limit, 0, (size_t)(n - fd_limit));
+        fd_open = nf;
+        fd_limit = n;
+    }
+    fd_open[fd] = 1;
+}
+
+static void close_if_new(int fd)
+{
+    if (fd >= fd_limit || !fd_open[fd])
+        close(fd);
+}
+
+/* Has the program probably opened a descriptor? New descriptors take the
+ * lowest free number, so the ones that were free are checked; a full scan
+ * runs anyway every 64 executions to catch dup2 to a high number. */
+static bool fds_changed(void)
+{
+    if ((restores & 63) == 0)
+        return true;
+    for (int fd = first_free_fd; fd < first_free_fd + 4; fd++)
+        if (fcntl(fd, F_GETFD) != -1)
+            return true;
+    return false;
+}
+
+/* ---- snapshot and restore ----------------------------------------------- */
+
+void ravel__reset_snapshot(void)
+{
+    data.n = ravel__modules_data(data.lo, data.hi, MAX_DATA);
+    for (unsigned i = 0; i < data.n; i++) {
+        size_t len = data.hi[i] - data.lo[i];
+        data.copy[i] = REAL(malloc)(len ? len : 1);
+        RAVEL__CHECK(data.copy[i] != NULL);
+        memcpy(data.copy[i], (void *)data.lo[i], len);
+    }
+    ravel__heap_snapshot();
+
+    cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    if (fstat(0, &st) == 0) {
+        stdin_fd = fcntl(0, F_DUPFD_CLOEXEC, 100);
+        if (S_ISREG(st.st_mode))
+            stdin_off = lseek(0, 0, SEEK_CUR);
+    }
+    pthread_sigmask(SIG_SETMASK, NULL, &main_mask);
+    saved_environ = environ;
+
+    int argc = ravel__rt.argc;
+    argv_copy = REAL(calloc)((size_t)argc + 1, sizeof *argv_copy);
+    argv_strings = REAL(calloc)((size_t)argc + 1, sizeof *argv_strings);
+    RAVEL__CHECK(argv_copy && argv_strings);
+    for (int i = 0; i < argc; i++) {
+        argv_copy[i] = ravel__rt.argv[i];
+        size_t n = strlen(ravel__rt.argv[i]) + 1;
+        argv_strings[i] = REAL(malloc)(n);
+        RAVEL__CHECK(argv_strings[i] != NULL);
+        memcpy(argv_strings[i], ravel__rt.argv[i], n);
+    }
+
+    for (unsigned i = 0; i < nkeys; i++)
+        keys[i].main_value = pthread_getspecific(keys[i].key);
+
+    each_fd(note_open);
+    first_free_fd = 0;
+    while (first_free_fd < fd_limit && fd_open[first_free_fd])
+        first_free_fd++;
+}
+
+void ravel__reset_restore(void)
+{
+    restores++;
+    /* Streams first (flushing them), then stray descriptors. */
+    while (nfiles)
+        REAL(fclose)(files[--nfiles]);
+    if (fds_changed())
+        each_fd(close_if_new);
+    if (stdin_fd >= 0) {
+        dup2(stdin_fd, 0);
+        if (stdin_off >= 0)
+            lseek(0, stdin_off, SEEK_SET);
+    }
+
+    for (unsigned i = 0; i < nkeys;) {
+        if (keys[i].in_execution) {
+            REAL(pthread_key_delete)(keys[i].key);
+            keys[i] = keys[--nkeys];
+            continue;
+        }
+        pthread_setspecific(keys[i].key, keys[i].main_value);
+        i++;
+    }
+    nhandlers = 0;
+
+    ravel__heap_release();
+    ravel__heap_restore();
+    for (unsigned i = 0; i < data.n; i++)
+        memcpy((void *)data.lo[i], data.copy[i], data.hi[i] - data.lo[i]);
+    ravel__reset_thread_tls();
+
+    if (cwd_fd >= 0)
+        (void)!fchdir(cwd_fd);
+    pthread_sigmask(SIG_SETMASK, &main_mask, NULL);
+    environ = saved_environ;
+    for (int i = 0; i < ravel__rt.argc; i++) {
+        ravel__rt.argv[i] = argv_copy[i];
+        strcpy(argv_copy[i], argv_strings[i]);
+    }
+    ravel__rt.argv[ravel__rt.argc] = NULL;
+    errno = 0;
+}
+
+bool ravel__stack_owner(uint64_t addr, uint32_t *slot)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        struct ravel__worker *w = ravel__backend_of_slot(t);
+        if (w && x->threads[t].state == RAVEL__T_LIVE &&
+            addr >= (uintptr_t)w->stack_lo && addr < (uintptr_t)w->stack_hi) {
+            *slot = t;
+            return true;
+        }
+    }
+    return false;
+}

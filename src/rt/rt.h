@@ -1,0 +1,298 @@
+/*
+ * rt.h - internal interface of the runtime (the code that runs inside the
+ * program under test).
+ *
+ * Processes. A program built with ravel starts as usual; the runtime takes
+ * over in __libc_start_main (init.c) and forks once:
+ *
+ *     supervisor (parent)                  executor (child)
+ *     - waits, watches for hangs           - runs constructors, then main
+ *     - prints reports, writes tickets       once per execution, under
+ *     - survives crashes of the executor     ravel's scheduler
+ *              ^                                    |
+ *              |  struct ravel__shared (shm):       |
+ *              +--- the current execution's model, -+
+ *                   counters, outcomes; plus a pipe
+ *                   pair for "bug found" / "go on"
+ *
+ * Threads. Inside the executor only one controlled thread runs at a time;
+ * the others are parked on a futex in ravel's code. At every visible
+ * operation the running thread publishes it, asks the strategy who runs
+ * next and hands over the baton itself (sched.c); there is no scheduler
+ * thread. Program threads run on pooled OS threads (backend_os.c).
+ *
+ * File map: init.c (takeover, options), supervisor.c, executor.c (the loop
+ * of executions), reset.c (restoring the program between executions),
+ * heap.c (allocation tracking), modules.c (which code is instrumented),
+ * sched.c (scheduling points), backend_os.c (threads), crash.c (signals),
+ * and the interceptors: intercept_thread.c, intercept_sync.c,
+ * intercept_tsan.c, intercept_libc.c, api.c (the public ravel_* API).
+ */
+#ifndef RAVEL_RT_H
+#define RAVEL_RT_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "../common/common.h"
+#include "../common/options.h"
+#include "../explore/strategy.h"
+#include "../explore/ticket.h"
+#include "../model/model.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+/* Exported from the shared object: interposed names, __tsan_* hooks and
+ * the public ravel_* API. Everything else is hidden. */
+#define RAVEL__EXPORT __attribute__((visibility("default")))
+
+/* ---- shared with the supervisor --------------------------------------- */
+
+#define RAVEL__SHARED_MAGIC 0x6c6576617221ULL
+#define RAVEL__MAX_OUTCOMES 64
+
+/* A distinct result declared with ravel_result(). */
+struct ravel__outcome {
+    int64_t value;
+    uint64_t count;
+    uint64_t first_execution;
+    char ticket[PATH_MAX];
+};
+
+struct ravel__shared {
+    uint64_t magic;
+    uint64_t seed;
+    _Atomic uint64_t progress;        /* bumped at every step */
+    _Atomic uint64_t executions_done; /* finished executions */
+    _Atomic int32_t running_tid;      /* OS thread holding the baton */
+    _Atomic uint32_t in_execution;    /* the watchdog is armed */
+    _Atomic uint32_t probe_done;      /* hang probe captured a stack */
+    uint32_t noutcomes;
+    uint64_t outcomes_dropped;
+    struct ravel__outcome outcomes[RAVEL__MAX_OUTCOMES];
+    uint8_t exhausted;        /* the strategy explored everything */
+    uint8_t stopped_by_limit; /* --executions or --time reached */
+    char error[512];          /* tool error raised by the executor */
+    char exe_path[PATH_MAX];
+    uint64_t exe_hash;
+    struct ravel__exec exec; /* last: its arrays follow in the mapping */
+};
+
+/* Messages on the executor -> supervisor pipe (the reply is one byte). */
+enum ravel__msg_type {
+    RAVEL__MSG_BUG = 1,     /* exec.failure is set; reply go on / stop */
+    RAVEL__MSG_OUTCOME = 2, /* new distinct result: arg = its index */
+    RAVEL__MSG_DONE = 3,    /* the run is over */
+    RAVEL__MSG_ERROR = 4,   /* tool error in shared->error */
+};
+struct ravel__msg {
+    uint32_t type;
+    uint32_t arg;
+};
+enum { RAVEL__REPLY_GO = 'g', RAVEL__REPLY_STOP = 's' };
+
+/* ---- process-private state -------------------------------------------- */
+
+typedef int (*ravel__main_fn)(int, char **, char **);
+
+struct ravel__rt {
+    struct ravel__options opt;
+    bool active;              /* ravel runs this process's main */
+    bool supervised;          /* a supervisor process exists */
+    volatile bool executing;  /* inside an execution */
+    bool premain;             /* program constructors are running */
+    struct ravel__shared *sh;
+    struct ravel__exec *x;
+    struct ravel__strategy *strategy;
+    struct ravel__ticket ticket;
+    bool have_ticket;
+    ravel__main_fn main;
+    int argc;
+    char **argv;
+    char **envp;
+    jmp_buf loop; /* where thread 1 returns when an execution ends */
+    int cap_out, cap_err; /* memfds capturing stdout/stderr, or -1 */
+    int to_sv, from_sv;   /* executor's ends of the pipes, or -1 */
+    int sv_in, sv_out;    /* supervisor's ends: messages in, replies out */
+    double start_time;
+};
+extern struct ravel__rt ravel__rt;
+
+/* ---- threads (backend_os.c) ------------------------------------------- */
+
+enum ravel__worker_state {
+    RAVEL__W_IDLE,  /* in the pool */
+    RAVEL__W_BOUND, /* runs (or will run) a program thread */
+};
+
+/* An OS thread that runs program threads, one after another. */
+struct ravel__worker {
+    _Atomic uint32_t go;    /* the baton: 1 = may run (futex word) */
+    _Atomic uint32_t state; /* enum ravel__worker_state (futex word) */
+    uint32_t slot;          /* model thread it runs, RAVEL__NONE if idle */
+    uint32_t last_slot;     /* thread it was last bound to in this
+                               execution (owned by the baton holder) */
+    _Atomic uint32_t abandon; /* drop the thread: the execution is over */
+    bool is_main;
+    bool started;
+    void *(*fn)(void *);
+    void *arg;
+    pthread_t handle;
+    int tid;
+    size_t stack_size;
+    void *stack_lo, *stack_hi;
+    sigset_t start_mask;
+    jmp_buf base; /* top of the worker loop */
+    struct ravel__worker *next;
+};
+
+/* The worker running on this OS thread (NULL: not one of ravel's). */
+extern _Thread_local struct ravel__worker *ravel__self
+    __attribute__((tls_model("initial-exec")));
+
+/* The calling thread's worker if ravel controls it right now, else NULL:
+ * interceptors pass the call through to libc when this is NULL. */
+static inline struct ravel__worker *ravel__controlled(void)
+{
+    struct ravel__worker *w = ravel__self;
+    if (RAVEL__LIKELY(w == NULL) || !ravel__rt.executing ||
+        w->slot == RAVEL__NONE)
+        return NULL;
+    return w;
+}
+
+void ravel__backend_init_main(void);
+/* An idle worker with at least stack_size of stack, created if needed;
+ * NULL if the OS refuses a new thread. */
+struct ravel__worker *ravel__backend_get(size_t stack_size);
+struct ravel__worker *ravel__backend_main(void);
+struct ravel__worker *ravel__backend_of_slot(uint32_t slot);
+void ravel__backend_bind(struct ravel__worker *w, uint32_t slot);
+/* Worker whose OS thread has this pthread_t, among bound ones. */
+struct ravel__worker *ravel__backend_by_handle(pthread_t h);
+/* Waits for the baton; returns when it is ours (see sched.c for what
+ * happens when the execution was abandoned meanwhile). */
+void ravel__park(struct ravel__worker *w);
+void ravel__unpark(struct ravel__worker *w);
+/* Unwinds every bound worker but the main one and waits until they are
+ * back in the pool (end of an execution). */
+void ravel__backend_abandon_all(void);
+
+/* ---- scheduling (sched.c) --------------------------------------------- */
+
+/*
+ * A visible operation of the calling (controlled) thread: publishes it,
+ * lets the strategy choose who runs, waits for the baton if needed, then
+ * applies it. Returns the logged event; *result gets the model's result.
+ * Never returns when the execution ends here (deadlock, misuse, limit).
+ */
+struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
+                                 uint32_t obj, uint32_t obj2, int64_t arg,
+                                 uint64_t pc, int *result);
+/* The first step of a thread (START) when it gets the baton. */
+void ravel__thread_started(struct ravel__worker *w, uint64_t fn_pc);
+/* Ends the calling thread: TSD destructors, FINISH, hand-over. Returns
+ * to the caller (the worker loop) for threads other than thread 1. */
+void ravel__thread_finish(struct ravel__worker *w, void *retval, uint64_t pc);
+/* exit(status) (or return from main) in a controlled thread. */
+RAVEL__NORETURN void ravel__program_exit(struct ravel__worker *w, int status,
+                                         uint64_t pc, bool run_handlers);
+/* Records a failure of the calling thread and ends the execution. */
+RAVEL__NORETURN void ravel__fail_now(struct ravel__worker *w, uint8_t kind,
+                                     uint64_t pc, const char *fmt, ...)
+    RAVEL__PRINTF(4, 5);
+/* Ends the current execution from the thread holding the baton. */
+RAVEL__NORETURN void ravel__end_execution(struct ravel__worker *w);
+/* Tool error inside an execution (diverged replay, capacity): ends the
+ * run with exit status 2. */
+RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
+                                       const char *fmt, ...)
+    RAVEL__PRINTF(2, 3);
+/* True (once) when the execution ended on a tool error (see sh->error). */
+bool ravel__tool_failed(void);
+/* Caller's return address, the "pc" of an intercepted call. */
+#define RAVEL__CALLER_PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
+/* Forgets an object's state (re-initialisation of the memory). */
+void ravel__object_forget(const void *addr);
+/* Finds or creates the object for addr, naming where its memory is. */
+uint32_t ravel__object(struct ravel__worker *w, const void *addr,
+                       uint8_t kind, bool *created);
+
+/* ---- the program's memory and resources (reset.c, heap.c, modules.c) -- */
+
+/* Registers the module containing `pc` as instrumented (from __tsan_init). */
+void ravel__modules_register(uint64_t pc);
+/* Is pc inside code compiled with ravel's instrumentation? */
+bool ravel__pc_instrumented(uint64_t pc);
+/* Is addr in a writable segment of an instrumented module (a global)? */
+bool ravel__addr_global(uint64_t addr);
+void ravel__modules_scan(void);
+/* Writable data ranges of the instrumented modules; returns how many. */
+unsigned ravel__modules_data(uintptr_t *lo, uintptr_t *hi, unsigned max);
+
+void ravel__reset_snapshot(void);
+void ravel__reset_restore(void);
+void ravel__reset_thread_tls(void);
+/* exit handlers registered during the execution (atexit/__cxa_atexit). */
+bool ravel__atexit_record(void (*fn)(void *), void *arg, void *dso);
+void ravel__atexit_run(void);
+/* TSD keys created during the execution, and destructors of a thread. */
+void ravel__keys_record(pthread_key_t key, void (*dtor)(void *));
+void ravel__keys_forget(pthread_key_t key);
+void ravel__keys_run_destructors(void);
+void ravel__keys_clear_values(void);
+/* FILE streams opened during the execution. */
+void ravel__files_record(FILE *f);
+void ravel__files_forget(FILE *f);
+
+/* Heap blocks allocated by the program during the execution. */
+bool ravel__heap_origin(uint64_t addr, uint64_t *seq, uint64_t *off);
+void ravel__heap_release(void);
+void ravel__heap_snapshot(void);
+void ravel__heap_restore(void);
+/* Is addr on a controlled thread's stack? Sets the thread. */
+bool ravel__stack_owner(uint64_t addr, uint32_t *slot);
+
+/* ---- the run (executor.c, supervisor.c, crash.c, init.c) -------------- */
+
+int ravel__executor_main(int argc, char **argv, char **envp);
+/* Supervisor side handlers; in a run without a supervisor process the
+ * executor calls them directly. Return true to go on after a bug. */
+bool ravel__sv_on_bug(void);
+void ravel__sv_on_outcome(uint32_t index);
+/* Prints the summary; returns the exit code. */
+int ravel__sv_finish(void);
+RAVEL__NORETURN void ravel__supervisor_main(void);
+/* Sends a message to the supervisor and waits for its reply. */
+char ravel__sv_call(uint32_t type, uint32_t arg);
+/* Forks a new executor (supervisor side). */
+void ravel__spawn_executor(void);
+void ravel__sv_set_child(pid_t pid);
+/* Thread 1's first step of an execution. */
+void ravel__begin_main(struct ravel__worker *w, uint64_t pc);
+
+/* Interposed to take over main (init.c). */
+int __libc_start_main(ravel__main_fn main, int argc, char **argv,
+                      void (*init)(void), void (*fini)(void),
+                      void (*rtld_fini)(void), void *stack_end);
+
+void ravel__crash_install(void);
+void ravel__crash_thread_init(void);
+void ravel__crash_prewarm(void);
+/* Signal the supervisor sends to the running thread of a hung execution. */
+#define RAVEL__PROBE_SIGNAL (SIGRTMAX)
+
+/* Error before any execution (bad options, bad ticket): message, exit 2. */
+RAVEL__NORETURN void ravel__fatal(const char *fmt, ...) RAVEL__PRINTF(1, 2);
+/* Path and hash of the running executable (cached). */
+const char *ravel__exe_path(void);
+uint64_t ravel__exe_hash(void);
+/* A short program name for ticket files ("counter"). */
+const char *ravel__program_name(void);
+
+#endif

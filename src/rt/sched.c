@@ -1,0 +1,313 @@
+/*
+ * sched.c - scheduling points: where the running thread stops, publishes
+ * what it is about to do, and hands the baton to whoever the strategy
+ * picks.
+ *
+ *     thread A (holds the baton)            thread B (parked)
+ *     -------------------------------       ---------------------------
+ *     reaches pthread_mutex_lock(m)
+ *     publishes "lock m" (pending op)
+ *     enabled = {threads whose pending
+ *                op would not block}
+ *     none enabled -> deadlock report
+ *     strategy picks B
+ *     unpark(B); park(A) ------------------> wakes in park()
+ *                                           applies its own pending op
+ *                                           runs to its next visible op
+ *
+ * The chosen thread always applies its own operation, and only after it
+ * was chosen, so an operation is never applied while it would block
+ * (blocking avoidance). The model (src/model) decides enabledness and
+ * effects; this file only moves the baton and ends executions.
+ *
+ * Ending an execution: the thread holding the baton records why, then
+ * thread 1 (the OS main thread, which runs the loop of executions) must
+ * get control back. If the ender is thread 1 it longjmps to the loop;
+ * otherwise it wakes thread 1, which sees `ended` and longjmps, and it
+ * unwinds itself to the top of its worker loop.
+ */
+#include "rt.h"
+
+#include "real.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void after_wake(struct ravel__worker *w)
+{
+    if (w->is_main) {
+        if (ravel__rt.x->ended != RAVEL__END_NONE)
+            longjmp(ravel__rt.loop, 1);
+    } else if (atomic_load(&w->abandon)) {
+        longjmp(w->base, 1);
+    }
+}
+
+/* `ravel replay --gdb` sets a breakpoint here: the failing thread stops
+ * with its own frames above. */
+__attribute__((noinline, used)) void ravel__debug_stop(void);
+__attribute__((noinline, used)) void ravel__debug_stop(void)
+{
+    __asm__ volatile("");
+}
+
+RAVEL__NORETURN void ravel__end_execution(struct ravel__worker *w)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    if (x->failure.kind != RAVEL__FAIL_NONE && ravel__rt.opt.debug_stop)
+        ravel__debug_stop();
+    if (x->ended == RAVEL__END_NONE)
+        x->ended = RAVEL__END_FAILURE;
+    x->running = w->slot;
+    if (w->is_main)
+        longjmp(ravel__rt.loop, 1);
+    ravel__unpark(ravel__backend_main());
+    longjmp(w->base, 2);
+}
+
+RAVEL__NORETURN void ravel__fail_now(struct ravel__worker *w, uint8_t kind,
+                                     uint64_t pc, const char *fmt, ...)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    char msg[RAVEL__MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ravel__fail(x, kind, w->slot, pc, "%s", msg);
+    x->ended = RAVEL__END_FAILURE;
+    ravel__end_execution(w);
+}
+
+static bool tool_failed;
+
+RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
+                                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ravel__rt.sh->error, sizeof ravel__rt.sh->error, fmt, ap);
+    va_end(ap);
+    tool_failed = true;
+    ravel__rt.x->ended = RAVEL__END_FAILURE;
+    ravel__end_execution(w);
+}
+
+static uint32_t choose_value(void *ctx, uint32_t n)
+{
+    struct ravel__worker *w = ctx;
+    struct ravel__strategy *s = ravel__rt.strategy;
+    uint32_t v = s->ops->choose_value(s, ravel__rt.x, n);
+    if (v == RAVEL__NONE)
+        ravel__tool_error(w, "%s", s->error);
+    return v;
+}
+
+/* Hands the baton to thread `next` (not the caller). */
+static void give(struct ravel__worker *w, uint32_t next)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    struct ravel__worker *nw = ravel__backend_of_slot(next);
+    RAVEL__CHECK(nw != NULL);
+    x->running = next;
+    atomic_store_explicit(&ravel__rt.sh->running_tid, nw->tid,
+                          memory_order_relaxed);
+    ravel__unpark(nw);
+}
+
+/*
+ * Chooses who performs the next step. `me` is the calling thread, which
+ * has published its pending operation (or just finished). Returns the
+ * chosen thread. Detects deadlock and the step limit.
+ */
+static uint32_t choose_next(struct ravel__worker *w, bool me_live)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    uint32_t me = w->slot;
+    if (x->nevents >= ravel__rt.opt.max_steps) {
+        ravel__fail(x, RAVEL__FAIL_STEP_LIMIT, me,
+                    me_live ? x->threads[me].pending.pc : 0,
+                    "the execution exceeded %llu steps without ending "
+                    "(possible livelock; raise --max-steps if it is just "
+                    "long)",
+                    (unsigned long long)ravel__rt.opt.max_steps);
+        ravel__end_execution(w);
+    }
+    uint32_t enabled[RAVEL__MAX_THREADS];
+    uint32_t n = ravel__enabled(x, enabled);
+    if (n == 0) {
+        uint32_t blocked = 0;
+        for (uint32_t t = 0; t < x->nthreads; t++)
+            blocked += x->threads[t].state == RAVEL__T_LIVE;
+        ravel__fail(x, RAVEL__FAIL_DEADLOCK, me,
+                    me_live ? x->threads[me].pending.pc : 0,
+                    "no thread can make progress (%u thread%s blocked)",
+                    blocked, blocked == 1 ? "" : "s");
+        ravel__end_execution(w);
+    }
+    if (n > 1)
+        x->choice_points++;
+    struct ravel__strategy *s = ravel__rt.strategy;
+    uint32_t i = s->ops->choose_thread(s, x, enabled, n, me);
+    if (i == RAVEL__NONE)
+        ravel__tool_error(w, "%s", s->error);
+    RAVEL__CHECK(i < n);
+    uint32_t next = enabled[i];
+    if (next != me && me_live && ravel__op_enabled(x, me))
+        x->next_flags |= RAVEL__EV_PREEMPT;
+    return next;
+}
+
+struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
+                                 uint32_t obj, uint32_t obj2, int64_t arg,
+                                 uint64_t pc, int *result)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    uint32_t me = w->slot;
+    struct ravel__thread *th = &x->threads[me];
+    th->pending = (struct ravel__op){kind, obj, obj2, pc, arg};
+    if (ravel__op_selfblock(x, me)) {
+        x->ended = RAVEL__END_FAILURE;
+        ravel__end_execution(w);
+    }
+    uint32_t next = choose_next(w, true);
+    if (next != me) {
+        give(w, next);
+        ravel__park(w);
+        after_wake(w);
+    }
+    struct ravel__event *ev;
+    int rc = ravel__op_apply(x, me, choose_value, w, &ev);
+    if (rc == RAVEL__APPLY_MISUSE) {
+        x->ended = RAVEL__END_FAILURE;
+        ravel__end_execution(w);
+    }
+    if (rc == RAVEL__APPLY_FULL)
+        ravel__tool_error(w, "one execution needs more than %d data choices",
+                          RAVEL__MAX_VCHOICES);
+    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
+                              memory_order_relaxed);
+    *result = rc;
+    return ev;
+}
+
+void ravel__thread_started(struct ravel__worker *w, uint64_t fn_pc)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    uint32_t me = w->slot;
+    RAVEL__CHECK(x->threads[me].pending.kind == RAVEL__OP_START);
+    x->threads[me].pending.pc = fn_pc;
+    x->threads[me].tid = w->tid;
+    x->threads[me].depth = 0;
+    x->next_flags |= RAVEL__EV_EXACT_PC;
+    struct ravel__event *ev;
+    int rc = ravel__op_apply(x, me, choose_value, w, &ev);
+    RAVEL__CHECK(rc == 0);
+    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
+                              memory_order_relaxed);
+}
+
+/* After the calling thread finished: pass the baton on, or end the
+ * execution when nobody is left. */
+static void leave(struct ravel__worker *w)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    if (x->ended != RAVEL__END_NONE)
+        ravel__end_execution(w);
+    uint32_t next = choose_next(w, false);
+    give(w, next);
+}
+
+void ravel__thread_finish(struct ravel__worker *w, void *retval, uint64_t pc)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    /* Thread-specific data destructors run before the thread counts as
+     * finished, as with pthreads: join returns after them. */
+    ravel__keys_run_destructors();
+    int rc;
+    ravel__step(w, RAVEL__OP_FINISH, RAVEL__NONE, RAVEL__NONE,
+                (int64_t)(uintptr_t)retval, pc, &rc);
+    leave(w);
+    if (w->is_main) {
+        /* pthread_exit in main: the process lives on until the other
+         * threads are done. */
+        for (;;) {
+            ravel__park(w);
+            if (x->ended != RAVEL__END_NONE)
+                longjmp(ravel__rt.loop, 1);
+        }
+    }
+}
+
+RAVEL__NORETURN void ravel__program_exit(struct ravel__worker *w, int status,
+                                         uint64_t pc, bool run_handlers)
+{
+    static bool exiting;
+    struct ravel__exec *x = ravel__rt.x;
+    if (exiting) {
+        /* exit() from an exit handler: undefined in C; end here. */
+        x->ended = RAVEL__END_EXIT;
+        ravel__end_execution(w);
+    }
+    int rc;
+    ravel__step(w, RAVEL__OP_EXIT, RAVEL__NONE, RAVEL__NONE, status, pc, &rc);
+    if (run_handlers) {
+        exiting = true;
+        ravel__atexit_run();
+        exiting = false;
+    }
+    x->ended = RAVEL__END_EXIT;
+    ravel__end_execution(w);
+}
+
+bool ravel__tool_failed(void)
+{
+    bool f = tool_failed;
+    tool_failed = false;
+    return f;
+}
+
+uint32_t ravel__object(struct ravel__worker *w, const void *addr,
+                       uint8_t kind, bool *created)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    uint32_t i = ravel__obj_find(x, (uint64_t)(uintptr_t)addr, kind, created);
+    if (i == RAVEL__NONE)
+        ravel__tool_error(w,
+                          "one execution uses more than %u synchronisation "
+                          "objects",
+                          x->max_objects);
+    if (*created && x->objects[i].origin == RAVEL__ORIGIN_UNKNOWN) {
+        struct ravel__object *o = &x->objects[i];
+        uint64_t a = (uint64_t)(uintptr_t)addr, seq, off;
+        uint32_t slot;
+        if (ravel__addr_global(a)) {
+            o->origin = RAVEL__ORIGIN_GLOBAL;
+        } else if (ravel__heap_origin(a, &seq, &off)) {
+            o->origin = RAVEL__ORIGIN_HEAP;
+            o->origin_seq = seq;
+            o->origin_off = off;
+        } else if (ravel__stack_owner(a, &slot)) {
+            o->origin = RAVEL__ORIGIN_STACK;
+            o->origin_thread = slot;
+        }
+    }
+    return i;
+}
+
+void ravel__object_forget(const void *addr)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    uint32_t i = ravel__obj_peek(x, (uint64_t)(uintptr_t)addr);
+    if (i != RAVEL__NONE)
+        x->objects[i].kind = RAVEL__OBJ_NONE;
+}
+
+void ravel__begin_main(struct ravel__worker *w, uint64_t pc)
+{
+    uint32_t next = choose_next(w, true);
+    RAVEL__CHECK(next == 0);
+    ravel__thread_started(w, pc);
+}

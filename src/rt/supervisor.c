@@ -1,0 +1,703 @@
+/*
+ * supervisor.c - the parent process of a run, and everything that prints.
+ *
+ * The supervisor forks the executor (init.c), then waits: for messages on
+ * the pipe (a bug, a new result, the end), for the executor to die (a
+ * crash: the report is built from what the executor left in shared
+ * memory), or for the watchdog (no visible operation for --watchdog
+ * seconds: a hang). After a crash or hang it can start a new executor
+ * that resumes at the next execution, so --keep-going survives crashes.
+ *
+ * Reports, tickets, the progress line, the summary and --json all come
+ * from here, so output never interleaves and the executor's own stdout and
+ * stderr stay the program's. When there is no supervisor process (a
+ * replay under gdb) the executor calls the same handlers itself.
+ */
+#include "rt.h"
+
+#include "../common/json.h"
+#include "../report/report.h"
+#include "../report/symbolize.h"
+#include "real.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Distinct bugs remembered for --keep-going and the summary. */
+#define MAX_BUGS 256
+
+struct bug {
+    uint64_t signature;
+    uint8_t kind;
+    char message[RAVEL__MSG_MAX];
+    char location[320];
+    char func[128];
+    char ticket[PATH_MAX];
+    uint64_t execution;
+    uint64_t count;
+};
+
+static struct {
+    struct bug bugs[MAX_BUGS];
+    unsigned nbugs;
+    bool trace_written;
+    bool error;
+    char errmsg[600];
+    bool progress_shown;
+    volatile sig_atomic_t interrupted;
+    pid_t child;
+    bool done;
+} sv;
+
+static bool use_color(void)
+{
+    const char *c = ravel__rt.opt.color;
+    if (!strcmp(c, "always"))
+        return true;
+    if (!strcmp(c, "never"))
+        return false;
+    const char *nc = getenv("NO_COLOR");
+    return isatty(2) && !(nc && *nc);
+}
+
+static bool use_progress(void)
+{
+    const char *p = ravel__rt.opt.progress;
+    if (!strcmp(p, "always"))
+        return true;
+    if (!strcmp(p, "never"))
+        return false;
+    return ravel__rt.supervised && isatty(2);
+}
+
+static void clear_progress(void)
+{
+    if (sv.progress_shown) {
+        ravel__write_all(2, "\r\033[K", 4);
+        sv.progress_shown = false;
+    }
+}
+
+static void out_err(const char *text, size_t len)
+{
+    clear_progress();
+    ravel__write_all(2, text, len);
+}
+
+/* ---- tickets ------------------------------------------------------------ */
+
+static int mkdir_p(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+/* Writes the current execution's schedule as a ticket; returns its path
+ * in `out` (empty on failure, with a warning printed). */
+static void write_ticket(const char *kind, char *out, size_t outlen)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__exec *x = rt->x;
+    out[0] = 0;
+    struct ravel__ticket t;
+    memset(&t, 0, sizeof t);
+    t.program = (char *)ravel__exe_path();
+    t.program_hash = ravel__exe_hash();
+    t.argc = rt->argc;
+    t.argv = rt->argv;
+    t.strategy = (char *)rt->opt.strategy;
+    t.seed = rt->sh->seed;
+    t.execution = x->number + 1;
+    t.max_steps = rt->opt.max_steps;
+    t.kind = (char *)kind;
+    struct ravel__ticket sched;
+    memset(&sched, 0, sizeof sched);
+    for (uint32_t i = 0; i < x->nevents; i++)
+        if (ravel__ticket_add_step(&sched, x->threads[x->events[i].thread].name))
+            break;
+    t.nnames = sched.nnames;
+    t.names = sched.names;
+    t.nsteps = sched.nsteps;
+    t.nruns = sched.nruns;
+    t.runs = sched.runs;
+    struct ravel__ticket_vchoice vc[RAVEL__MAX_VCHOICES];
+    for (uint32_t i = 0; i < x->nvchoices; i++)
+        vc[i] = (struct ravel__ticket_vchoice){
+            x->vchoices[i].step, x->vchoices[i].n, x->vchoices[i].value};
+    t.nvchoices = x->nvchoices;
+    t.vchoices = vc;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__ticket_format(&t, &sb);
+    ravel__ticket_free(&sched);
+
+    char path[PATH_MAX], tmp[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/%s-s%llu-e%llu-%s.ticket",
+             rt->opt.ticket_dir, ravel__program_name(),
+             (unsigned long long)rt->sh->seed,
+             (unsigned long long)x->number + 1, kind);
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
+    int fd = -1;
+    if (mkdir_p(rt->opt.ticket_dir) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0 || ravel__write_all(fd, sb.data, sb.len) != 0 ||
+        close(fd) != 0 || rename(tmp, path) != 0) {
+        char msg[PATH_MAX + 100];
+        int n = snprintf(msg, sizeof msg,
+                         "ravel: warning: cannot write ticket %s: %s\n", path,
+                         strerror(errno));
+        out_err(msg, (size_t)n);
+        unlink(tmp);
+    } else {
+        snprintf(out, outlen, "%s", path);
+    }
+    ravel__sb_free(&sb);
+}
+
+/* ---- captured output ---------------------------------------------------- */
+
+static char *read_capture(int fd, size_t *len)
+{
+    *len = 0;
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0)
+        return NULL;
+    size_t n = (size_t)st.st_size;
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return NULL;
+    ssize_t r = pread(fd, buf, n, 0);
+    if (r <= 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[r] = 0;
+    *len = (size_t)r;
+    return buf;
+}
+
+/* stdout then stderr of the execution, as one text. */
+static char *execution_output(size_t *len)
+{
+    size_t lo, le;
+    char *o = read_capture(ravel__rt.cap_out, &lo);
+    char *e = read_capture(ravel__rt.cap_err, &le);
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    if (o)
+        ravel__sb_addn(&sb, o, lo);
+    if (o && lo && o[lo - 1] != '\n' && e)
+        ravel__sb_addc(&sb, '\n');
+    if (e)
+        ravel__sb_addn(&sb, e, le);
+    free(o);
+    free(e);
+    *len = sb.len;
+    return sb.data;
+}
+
+/* ---- trace file ----------------------------------------------------------- */
+
+static void write_trace_file(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!rt->opt.trace || sv.trace_written)
+        return;
+    sv.trace_written = true;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__report_trace(&sb, rt->x, 0);
+    FILE *f = REAL(fopen)(rt->opt.trace, "w");
+    if (!f || fwrite(sb.data, 1, sb.len, f) != sb.len || REAL(fclose)(f)) {
+        char msg[PATH_MAX + 100];
+        int n = snprintf(msg, sizeof msg,
+                         "ravel: warning: cannot write trace %s: %s\n",
+                         rt->opt.trace, strerror(errno));
+        out_err(msg, (size_t)n);
+    }
+    ravel__sb_free(&sb);
+}
+
+/* ---- bugs ------------------------------------------------------------------- */
+
+static bool is_replay(void)
+{
+    return !strcmp(ravel__rt.opt.strategy, "replay");
+}
+
+bool ravel__sv_on_bug(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__exec *x = rt->x;
+    size_t outlen;
+    char *output = execution_output(&outlen);
+    write_trace_file();
+
+    if (x->failure.kind == RAVEL__FAIL_NONE) {
+        /* A replay that ended without failing: show what ran. */
+        struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+        ravel__sb_printf(&sb, "ravel: replayed execution %llu of %s: it ends "
+                         "without a failure",
+                         (unsigned long long)rt->ticket.execution,
+                         rt->ticket.kind);
+        if (x->has_result)
+            ravel__sb_printf(&sb, "; its result is %lld",
+                             (long long)x->result);
+        ravel__sb_add(&sb, "\n");
+        ravel__report_trace(&sb, x, 0);
+        if (output && outlen) {
+            ravel__sb_add(&sb, "Program output:\n");
+            ravel__sb_addn(&sb, output, outlen);
+            if (output[outlen - 1] != '\n')
+                ravel__sb_addc(&sb, '\n');
+        }
+        out_err(sb.data, sb.len);
+        ravel__sb_free(&sb);
+        free(output);
+        return false;
+    }
+
+    uint64_t sig = ravel__report_signature(x);
+    for (unsigned i = 0; i < sv.nbugs; i++) {
+        if (sv.bugs[i].signature == sig) {
+            sv.bugs[i].count++;
+            free(output);
+            return rt->opt.keep_going;
+        }
+    }
+    struct bug b;
+    memset(&b, 0, sizeof b);
+    b.signature = sig;
+    b.kind = x->failure.kind;
+    b.execution = x->number + 1;
+    b.count = 1;
+    ravel__report_headline(x, b.message, sizeof b.message);
+    ravel__report_location(x, b.location, sizeof b.location, b.func,
+                           sizeof b.func);
+    if (is_replay())
+        snprintf(b.ticket, sizeof b.ticket, "%s", rt->opt.ticket);
+    else
+        write_ticket(ravel__fail_kind_name(b.kind), b.ticket,
+                     sizeof b.ticket);
+
+    struct ravel__report_ctx c = {
+        .x = x,
+        .program = ravel__program_name(),
+        .strategy = is_replay() ? rt->ticket.strategy : rt->opt.strategy,
+        .seed = rt->sh->seed,
+        .ticket = b.ticket[0] ? b.ticket : NULL,
+        .output = output,
+        .output_len = outlen,
+        .color = use_color(),
+        .max_rows = 200,
+    };
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__report_bug(&sb, &c);
+    out_err(sb.data, sb.len);
+    ravel__sb_free(&sb);
+    free(output);
+    if (sv.nbugs < MAX_BUGS)
+        sv.bugs[sv.nbugs++] = b;
+    return rt->opt.keep_going;
+}
+
+void ravel__sv_on_outcome(uint32_t index)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__outcome *o = &rt->sh->outcomes[index];
+    if (!is_replay())
+        write_ticket("outcome", o->ticket, sizeof o->ticket);
+    if (rt->sh->noutcomes == 2)
+        write_trace_file();
+}
+
+/* ---- summary ------------------------------------------------------------------ */
+
+static void nondeterminism_report(void)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    if (sh->noutcomes < 2)
+        return;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    const char *bold = use_color() ? "\033[1;31m" : "";
+    const char *reset = use_color() ? "\033[0m" : "";
+    ravel__sb_add(&sb, "==================\n");
+    ravel__sb_printf(&sb,
+                     "%sravel: BUG (nondeterminism): the program's result "
+                     "depends on the schedule: %u distinct results%s\n",
+                     bold, sh->noutcomes, reset);
+    for (uint32_t i = 0; i < sh->noutcomes; i++) {
+        const struct ravel__outcome *o = &sh->outcomes[i];
+        ravel__sb_printf(&sb,
+                         "  result %lld: %llu execution%s, first in execution "
+                         "%llu\n",
+                         (long long)o->value, (unsigned long long)o->count,
+                         o->count == 1 ? "" : "s",
+                         (unsigned long long)o->first_execution + 1);
+        if (o->ticket[0])
+            ravel__sb_printf(&sb, "    replay: ravel replay %s\n", o->ticket);
+    }
+    if (sh->outcomes_dropped)
+        ravel__sb_printf(&sb, "  (and %llu executions with further results)\n",
+                         (unsigned long long)sh->outcomes_dropped);
+    ravel__sb_printf(&sb,
+                     "SUMMARY: ravel: nondeterminism %u results\n"
+                     "==================\n",
+                     sh->noutcomes);
+    out_err(sb.data, sb.len);
+    ravel__sb_free(&sb);
+}
+
+static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    bool first = true;
+    ravel__sb_addc(&sb, '{');
+    ravel__json_key(&sb, &first, "ravel");
+    ravel__json_str(&sb, RAVEL__VERSION);
+    ravel__json_key(&sb, &first, "result");
+    ravel__json_str(&sb, sv.error ? "error" : nbugs ? "bug" : "clean");
+    ravel__json_key(&sb, &first, "program");
+    ravel__json_str(&sb, ravel__exe_path());
+    ravel__json_key(&sb, &first, "strategy");
+    ravel__json_str(&sb, rt->opt.strategy);
+    ravel__json_key(&sb, &first, "seed");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->seed);
+    ravel__json_key(&sb, &first, "executions");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)execs);
+    ravel__json_key(&sb, &first, "elapsed_s");
+    ravel__sb_printf(&sb, "%.3f", elapsed);
+    ravel__json_key(&sb, &first, "complete");
+    ravel__sb_add(&sb, sh->exhausted ? "true" : "false");
+    if (sv.error) {
+        ravel__json_key(&sb, &first, "error");
+        ravel__json_str(&sb, sv.errmsg);
+    }
+    ravel__json_key(&sb, &first, "bugs");
+    ravel__sb_addc(&sb, '[');
+    for (unsigned i = 0; i < sv.nbugs; i++) {
+        const struct bug *b = &sv.bugs[i];
+        bool f2 = true;
+        if (i)
+            ravel__sb_addc(&sb, ',');
+        ravel__sb_addc(&sb, '{');
+        ravel__json_key(&sb, &f2, "kind");
+        ravel__json_str(&sb, ravel__fail_kind_name(b->kind));
+        ravel__json_key(&sb, &f2, "message");
+        ravel__json_str(&sb, b->message);
+        ravel__json_key(&sb, &f2, "location");
+        ravel__json_str(&sb, b->location);
+        ravel__json_key(&sb, &f2, "function");
+        ravel__json_str(&sb, b->func);
+        ravel__json_key(&sb, &f2, "execution");
+        ravel__sb_printf(&sb, "%llu", (unsigned long long)b->execution);
+        ravel__json_key(&sb, &f2, "occurrences");
+        ravel__sb_printf(&sb, "%llu", (unsigned long long)b->count);
+        ravel__json_key(&sb, &f2, "ticket");
+        ravel__json_str(&sb, b->ticket);
+        ravel__sb_addc(&sb, '}');
+    }
+    if (sh->noutcomes >= 2) {
+        bool f2 = true;
+        if (sv.nbugs)
+            ravel__sb_addc(&sb, ',');
+        ravel__sb_addc(&sb, '{');
+        ravel__json_key(&sb, &f2, "kind");
+        ravel__json_str(&sb, "nondeterminism");
+        ravel__json_key(&sb, &f2, "message");
+        char msg[128];
+        snprintf(msg, sizeof msg,
+                 "the program's result depends on the schedule: %u distinct "
+                 "results",
+                 sh->noutcomes);
+        ravel__json_str(&sb, msg);
+        ravel__json_key(&sb, &f2, "execution");
+        ravel__sb_printf(&sb, "%llu",
+                         (unsigned long long)sh->outcomes[1].first_execution +
+                             1);
+        ravel__json_key(&sb, &f2, "ticket");
+        ravel__json_str(&sb, sh->outcomes[1].ticket);
+        ravel__sb_addc(&sb, '}');
+    }
+    ravel__sb_addc(&sb, ']');
+    ravel__json_key(&sb, &first, "outcomes");
+    ravel__sb_addc(&sb, '[');
+    for (uint32_t i = 0; i < sh->noutcomes; i++) {
+        const struct ravel__outcome *o = &sh->outcomes[i];
+        bool f2 = true;
+        if (i)
+            ravel__sb_addc(&sb, ',');
+        ravel__sb_addc(&sb, '{');
+        ravel__json_key(&sb, &f2, "value");
+        ravel__sb_printf(&sb, "%lld", (long long)o->value);
+        ravel__json_key(&sb, &f2, "executions");
+        ravel__sb_printf(&sb, "%llu", (unsigned long long)o->count);
+        ravel__json_key(&sb, &f2, "first_execution");
+        ravel__sb_printf(&sb, "%llu",
+                         (unsigned long long)o->first_execution + 1);
+        ravel__json_key(&sb, &f2, "ticket");
+        ravel__json_str(&sb, o->ticket);
+        ravel__sb_addc(&sb, '}');
+    }
+    ravel__sb_add(&sb, "]}\n");
+    ravel__write_all(1, sb.data, sb.len);
+    ravel__sb_free(&sb);
+}
+
+int ravel__sv_finish(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    double elapsed = ravel__now() - rt->start_time;
+    uint64_t execs = atomic_load(&sh->executions_done);
+    nondeterminism_report();
+    unsigned nbugs = sv.nbugs + (sh->noutcomes >= 2);
+
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    if (sv.error)
+        ravel__sb_printf(&sb, "ravel: error: %s\n", sv.errmsg);
+    if (!is_replay()) {
+        ravel__sb_printf(&sb, "ravel: %llu execution%s in %.2f s",
+                         (unsigned long long)execs, execs == 1 ? "" : "s",
+                         elapsed);
+        if (elapsed > 0 && execs > 1)
+            ravel__sb_printf(&sb, " (%.0f/s)", (double)execs / elapsed);
+        ravel__sb_printf(&sb, ", %s strategy, seed %llu", rt->opt.strategy,
+                         (unsigned long long)sh->seed);
+        if (sh->exhausted)
+            ravel__sb_add(&sb, "; the program has a single schedule, so "
+                               "that is all of them");
+        if (sv.interrupted)
+            ravel__sb_add(&sb, "; interrupted");
+        ravel__sb_addc(&sb, '\n');
+        if (nbugs == 0 && !sv.error)
+            ravel__sb_add(&sb, "ravel: no bugs found\n");
+        else if (nbugs)
+            ravel__sb_printf(&sb, "ravel: %u bug%s found\n", nbugs,
+                             nbugs == 1 ? "" : "s");
+    }
+    out_err(sb.data, sb.len);
+    ravel__sb_free(&sb);
+    if (rt->opt.json)
+        json_summary(elapsed, execs, nbugs);
+    if (sv.error)
+        return RAVEL__EXIT_USAGE;
+    if (sv.interrupted)
+        return 130;
+    return nbugs ? RAVEL__EXIT_BUG : RAVEL__EXIT_CLEAN;
+}
+
+/* ---- the supervisor process ------------------------------------------------ */
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    sv.interrupted = 1;
+}
+
+static void progress_line(void)
+{
+    if (!use_progress())
+        return;
+    struct ravel__shared *sh = ravel__rt.sh;
+    double el = ravel__now() - ravel__rt.start_time;
+    uint64_t n = atomic_load(&sh->executions_done);
+    char line[160];
+    int len = snprintf(line, sizeof line,
+                       "\r\033[Kravel: %llu executions, %.0f/s, %.0f s, %u "
+                       "bug%s",
+                       (unsigned long long)n, el > 0 ? (double)n / el : 0.0,
+                       el, sv.nbugs, sv.nbugs == 1 ? "" : "s");
+    ravel__write_all(2, line, (size_t)len);
+    sv.progress_shown = true;
+}
+
+/* After the executor died in an execution: report, then maybe resume. */
+static bool after_death(void)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    struct ravel__exec *x = &sh->exec;
+    atomic_store(&sh->executions_done, x->number + 1);
+    bool go_on = ravel__sv_on_bug();
+    if (!go_on || is_replay())
+        return false;
+    uint64_t next = x->number + 1;
+    if (ravel__rt.opt.executions && next >= ravel__rt.opt.executions) {
+        sh->stopped_by_limit = 1;
+        return false;
+    }
+    if (ravel__rt.opt.time > 0 &&
+        ravel__now() >= ravel__rt.start_time + ravel__rt.opt.time)
+        return false;
+    ravel__rt.opt.resume_at = next;
+    return true;
+}
+
+static void handle_message(const struct ravel__msg *m)
+{
+    char reply = RAVEL__REPLY_GO;
+    switch (m->type) {
+    case RAVEL__MSG_BUG:
+        reply = ravel__sv_on_bug() ? RAVEL__REPLY_GO : RAVEL__REPLY_STOP;
+        break;
+    case RAVEL__MSG_OUTCOME:
+        if (m->arg < RAVEL__MAX_OUTCOMES)
+            ravel__sv_on_outcome(m->arg);
+        break;
+    case RAVEL__MSG_DONE:
+        sv.done = true;
+        break;
+    case RAVEL__MSG_ERROR:
+        sv.error = true;
+        snprintf(sv.errmsg, sizeof sv.errmsg, "%s", ravel__rt.sh->error);
+        reply = RAVEL__REPLY_STOP;
+        break;
+    }
+    ravel__write_all(ravel__rt.sv_out, &reply, 1);
+}
+
+/* The hang probe: where is the thread that does not come back? */
+static void hang(pid_t child)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    struct ravel__exec *x = &sh->exec;
+    atomic_store(&sh->probe_done, 0);
+    int tid = atomic_load(&sh->running_tid);
+    if (tid > 0)
+        syscall(SYS_tgkill, child, tid, RAVEL__PROBE_SIGNAL);
+    for (int i = 0; i < 100 && !atomic_load(&sh->probe_done); i++)
+        usleep(10000);
+    kill(child, SIGKILL);
+    int st;
+    while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+        ;
+    struct ravel__failure *f = &x->failure;
+    f->kind = RAVEL__FAIL_HANG;
+    f->thread = x->running;
+    f->step = x->nevents;
+    f->obj = RAVEL__NONE;
+    f->value = 0;
+    snprintf(f->message, sizeof f->message,
+             "thread %s made no progress for %g s: it is blocked in a call "
+             "ravel does not control, or spinning without a visible "
+             "operation",
+             x->running < x->nthreads ? x->threads[x->running].name : "?",
+             ravel__rt.opt.watchdog);
+}
+
+RAVEL__NORETURN void ravel__supervisor_main(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    ravel__spawn_executor();
+    uint64_t last_progress = atomic_load(&sh->progress);
+    double last_change = ravel__now(), last_line = 0;
+    for (;;) {
+        struct pollfd p = {rt->sv_in, POLLIN, 0};
+        int n = poll(&p, 1, 50);
+        if (n > 0 && (p.revents & POLLIN)) {
+            struct ravel__msg m;
+            ssize_t r = read(rt->sv_in, &m, sizeof m);
+            if (r == (ssize_t)sizeof m)
+                handle_message(&m);
+        }
+        if (sv.interrupted) {
+            kill(sv.child, SIGKILL);
+            int st;
+            while (waitpid(sv.child, &st, 0) < 0 && errno == EINTR)
+                ;
+            break;
+        }
+        int st;
+        pid_t w = waitpid(sv.child, &st, WNOHANG);
+        if (w == sv.child) {
+            if (sv.done || sv.error)
+                break;
+            if (WIFSIGNALED(st) && atomic_load(&sh->in_execution)) {
+                struct ravel__exec *x = &sh->exec;
+                if (x->failure.kind == RAVEL__FAIL_NONE) {
+                    x->failure.kind = RAVEL__FAIL_CRASH;
+                    x->failure.value = WTERMSIG(st);
+                    x->failure.thread = x->running;
+                    x->failure.step = x->nevents;
+                    x->failure.obj = RAVEL__NONE;
+                }
+                if (after_death()) {
+                    ravel__spawn_executor();
+                    last_change = ravel__now();
+                    continue;
+                }
+                break;
+            }
+            sv.error = true;
+            if (WIFSIGNALED(st))
+                snprintf(sv.errmsg, sizeof sv.errmsg,
+                         "the program died of signal %d outside an "
+                         "execution (in its constructors, or in ravel)",
+                         WTERMSIG(st));
+            else
+                snprintf(sv.errmsg, sizeof sv.errmsg,
+                         "the program ended (status %d) outside an "
+                         "execution, before ravel finished its run",
+                         WEXITSTATUS(st));
+            break;
+        }
+        double now = ravel__now();
+        uint64_t prog = atomic_load(&sh->progress);
+        if (prog != last_progress || !atomic_load(&sh->in_execution)) {
+            last_progress = prog;
+            last_change = now;
+        } else if (rt->opt.watchdog > 0 &&
+                   now - last_change > rt->opt.watchdog) {
+            hang(sv.child);
+            if (after_death()) {
+                ravel__spawn_executor();
+                last_change = ravel__now();
+                continue;
+            }
+            break;
+        }
+        if (now - last_line >= 0.25) {
+            progress_line();
+            last_line = now;
+        }
+    }
+    clear_progress();
+    int code = ravel__sv_finish();
+    REAL(_exit)(code);
+    __builtin_unreachable();
+}
+
+void ravel__sv_set_child(pid_t pid)
+{
+    sv.child = pid;
+}
