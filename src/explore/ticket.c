@@ -527,7 +527,7 @@ int ravel__ticket_parse(const char *text, size_t len, struct ravel__ticket *t,
             return -1;
         }
     }
-    if (t->nsteps == 0 || t->nsteps > t->max_steps + 64) {
+    if (t->nsteps == 0 || t->nsteps > t->max_steps) {
         snprintf(err, errlen, "ticket schedule length %u does not fit "
                  "max-steps %llu", t->nsteps,
                  (unsigned long long)t->max_steps);
