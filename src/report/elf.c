@@ -82,6 +82,39 @@ static int load_symbols(struct ravel__elf *e, const Elf64_Shdr *sh,
     return 0;
 }
 
+static int load_imports(struct ravel__elf *e, const Elf64_Shdr *sh,
+                        uint16_t shnum)
+{
+    for (uint16_t i = 0; i < shnum; i++) {
+        if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= shnum ||
+            sh[i].sh_entsize != sizeof(Elf64_Sym))
+            continue;
+        const Elf64_Shdr *strtab = &sh[sh[i].sh_link];
+        if (!in_image(e, sh[i].sh_offset, sh[i].sh_size) ||
+            !in_image(e, strtab->sh_offset, strtab->sh_size) ||
+            (sh[i].sh_offset % 8) != 0)
+            return 0;
+        size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+        const Elf64_Sym *sym =
+            (const Elf64_Sym *)(const void *)(e->image + sh[i].sh_offset);
+        for (size_t k = 0; k < n; k++) {
+            if (sym[k].st_shndx != SHN_UNDEF)
+                continue;
+            const char *name = str_at(e, strtab, sym[k].st_name);
+            if (!name || !*name)
+                continue;
+            const char **ni =
+                realloc(e->imports, (e->nimports + 1) * sizeof *ni);
+            if (!ni)
+                return -1;
+            e->imports = ni;
+            e->imports[e->nimports++] = name;
+        }
+        return 0;
+    }
+    return 0;
+}
+
 static int load_needed(struct ravel__elf *e, const Elf64_Shdr *sh,
                        uint16_t shnum)
 {
@@ -144,7 +177,8 @@ int ravel__elf_parse(const void *buf, size_t len, struct ravel__elf *e,
     int rc = load_symbols(e, sh, eh->e_shnum, SHT_SYMTAB);
     if (rc == 0)
         rc = load_symbols(e, sh, eh->e_shnum, SHT_DYNSYM);
-    if (rc < 0 || load_needed(e, sh, eh->e_shnum) < 0) {
+    if (rc < 0 || load_needed(e, sh, eh->e_shnum) < 0 ||
+        load_imports(e, sh, eh->e_shnum) < 0) {
         snprintf(err, errlen, "out of memory reading ELF file");
         ravel__elf_close(e);
         return -1;
@@ -191,6 +225,7 @@ void ravel__elf_close(struct ravel__elf *e)
         munmap((void *)e->image, e->len);
     free(e->syms);
     free(e->needed);
+    free(e->imports);
     memset(e, 0, sizeof *e);
 }
 
@@ -215,6 +250,14 @@ const struct ravel__elf_sym *ravel__elf_lookup(const struct ravel__elf *e,
             return s;
     }
     return NULL;
+}
+
+bool ravel__elf_imports(const struct ravel__elf *e, const char *name)
+{
+    for (size_t i = 0; i < e->nimports; i++)
+        if (!strcmp(e->imports[i], name))
+            return true;
+    return false;
 }
 
 bool ravel__elf_needs(const struct ravel__elf *e, const char *prefix)

@@ -29,6 +29,8 @@ struct ravel__elf {
     size_t nsyms;
     const char **needed; /* DT_NEEDED entries */
     size_t nneeded;
+    const char **imports; /* undefined dynamic symbols */
+    size_t nimports;
 };
 
 /* Parses an image in memory (not copied: it must outlive e). */
@@ -43,6 +45,9 @@ void ravel__elf_close(struct ravel__elf *e);
  * `func` selects functions, otherwise data objects. NULL if none. */
 const struct ravel__elf_sym *ravel__elf_lookup(const struct ravel__elf *e,
                                                uint64_t addr, bool func);
+/* Does the file import (reference without defining) the dynamic symbol
+ * `name`? */
+bool ravel__elf_imports(const struct ravel__elf *e, const char *name);
 /* Does the file need a library whose name starts with `prefix`? */
 bool ravel__elf_needs(const struct ravel__elf *e, const char *prefix);
 

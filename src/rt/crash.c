@@ -94,7 +94,11 @@ static const char *describe(int sig)
 static void on_crash(int sig, siginfo_t *si, void *uc)
 {
     struct ravel__shared *sh = ravel__rt.sh;
-    if (sh && ravel__rt.executing && sh->exec.failure.kind == RAVEL__FAIL_NONE) {
+    bool executing = ravel__rt.executing;
+    /* From here on interceptors must pass calls through: the unwinder in
+     * backtrace() calls pthread_once, for one. */
+    ravel__rt.executing = false;
+    if (sh && executing && sh->exec.failure.kind == RAVEL__FAIL_NONE) {
         struct ravel__exec *x = &sh->exec;
         struct ravel__failure *f = &x->failure;
         struct ravel__worker *w = ravel__self;
@@ -144,6 +148,7 @@ static void on_probe(int sig, siginfo_t *si, void *uc)
     if (!sh)
         return;
     struct ravel__failure *f = &sh->exec.failure;
+    ravel__rt.executing = false; /* the process is about to be killed */
     if (f->kind == RAVEL__FAIL_NONE && f->nframes == 0)
         record_frames(f, context_pc(uc));
     atomic_store(&sh->probe_done, 1);

@@ -2,9 +2,13 @@
  * modules.c - which loaded modules hold the program's instrumented code,
  * and where their globals and thread-local data live.
  *
- * Each module compiled with -fsanitize=thread calls __tsan_init from a
- * constructor; ravel registers the module containing the caller. The main
- * executable is always registered. For each module ravel records:
+ * A module holds instrumented code when its dynamic symbol table imports
+ * __tsan_init (every object compiled with -fsanitize=thread calls it from
+ * a constructor). That is read from the module's ELF file, not guessed
+ * from the caller of __tsan_init: compilers turn that call into a tail
+ * call, and the "caller" is then the C library's startup code. The main
+ * executable is always registered. Modules loaded later (dlopen) are found
+ * when their constructors call __tsan_init. For each module ravel records:
  *   - its code ranges: an allocation or fopen whose caller is here is the
  *     program's own (heap.c, intercept_libc.c);
  *   - its writable data (.data, .bss: the PT_LOAD segments with write
@@ -16,11 +20,15 @@
  */
 #include "rt.h"
 
+#include "../report/elf.h"
+
 #include <dlfcn.h>
 #include <link.h>
 #include <string.h>
 
 #define MAX_MODULES 32
+/* Modules looked at so far (instrumented or not), to scan only new ones. */
+#define MAX_SEEN 256
 #define MAX_SEGS 4
 
 struct seg {
@@ -115,28 +123,74 @@ static void add_module(uintptr_t bias)
         nmods++;
 }
 
-void ravel__modules_register(uint64_t pc)
+static uintptr_t seen[MAX_SEEN];
+static unsigned nseen;
+
+struct candidate {
+    uintptr_t bias;
+    char path[PATH_MAX];
+    bool main;
+};
+
+/* Candidates found by one scan (static: no allocation while the loader's
+ * lock is held). */
+static struct {
+    struct candidate c[MAX_SEEN];
+    unsigned n;
+} found;
+
+static int collect_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
-    Dl_info info;
-    struct link_map *lm = NULL;
-    if (dladdr1((void *)(uintptr_t)pc, &info, (void **)&lm,
-                RTLD_DL_LINKMAP) &&
-        lm)
-        add_module(lm->l_addr);
+    (void)size, (void)data;
+    if (found.n >= MAX_SEEN)
+        return 1;
+    for (unsigned i = 0; i < nseen; i++)
+        if (seen[i] == info->dlpi_addr)
+            return 0;
+    /* dl_iterate_phdr reports the main program first. */
+    bool is_main = nseen == 0 && found.n == 0;
+    if (!is_main && (!info->dlpi_name || !info->dlpi_name[0]))
+        return 0; /* the vDSO */
+    struct candidate *c = &found.c[found.n++];
+    c->bias = info->dlpi_addr;
+    c->main = is_main;
+    snprintf(c->path, sizeof c->path, "%s",
+             is_main ? "/proc/self/exe" : info->dlpi_name);
+    return 0;
 }
 
-static int main_cb(struct dl_phdr_info *info, size_t size, void *data)
+/* Looks at modules not seen before; registers the instrumented ones. */
+static void scan(void)
 {
-    (void)size;
-    *(uintptr_t *)data = info->dlpi_addr;
-    return 1; /* the first module reported is the main program */
+    found.n = 0;
+    dl_iterate_phdr(collect_cb, NULL);
+    for (unsigned i = 0; i < found.n; i++) {
+        const struct candidate *c = &found.c[i];
+        if (nseen < MAX_SEEN)
+            seen[nseen++] = c->bias;
+        bool instrumented = c->main;
+        if (!instrumented) {
+            struct ravel__elf e;
+            char err[128];
+            if (ravel__elf_open(c->path, &e, err, sizeof err) == 0) {
+                instrumented = ravel__elf_imports(&e, "__tsan_init");
+                ravel__elf_close(&e);
+            }
+        }
+        if (instrumented)
+            add_module(c->bias);
+    }
+}
+
+void ravel__modules_register(uint64_t pc)
+{
+    (void)pc;
+    scan();
 }
 
 void ravel__modules_scan(void)
 {
-    uintptr_t bias = 0;
-    dl_iterate_phdr(main_cb, &bias);
-    add_module(bias);
+    scan();
 }
 
 bool ravel__pc_instrumented(uint64_t pc)
