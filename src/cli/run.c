@@ -86,7 +86,7 @@ int ravel__cmd_run(int argc, char **argv)
     const char *env = getenv("RAVEL_OPTIONS");
     char err[512];
     if (env && ravel__options_parse(&o, env, err, sizeof err) != 0)
-        ravel__usage_error("run", "%s", err);
+        ravel__usage_error("run", "RAVEL_OPTIONS: %s", err);
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];

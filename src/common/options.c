@@ -182,7 +182,7 @@ int ravel__options_parse(struct ravel__options *o, const char *text,
         size_t nlen = (size_t)(p - name);
         if (*p != '=') {
             snprintf(err, errlen,
-                     "RAVEL_OPTIONS: expected name=value, got '%.*s'",
+                     "expected name=value, got '%.*s'",
                      (int)(nlen > 60 ? 60 : nlen), name);
             return -1;
         }
@@ -196,7 +196,7 @@ int ravel__options_parse(struct ravel__options *o, const char *text,
                 p++;
             if (!*p) {
                 snprintf(err, errlen,
-                         "RAVEL_OPTIONS: unterminated quote in value of '%.*s'",
+                         "unterminated quote in value of '%.*s'",
                          (int)(nlen > 60 ? 60 : nlen), name);
                 return -1;
             }
@@ -210,7 +210,7 @@ int ravel__options_parse(struct ravel__options *o, const char *text,
         }
         int i = find_opt(name, nlen);
         if (i < 0) {
-            snprintf(err, errlen, "RAVEL_OPTIONS: unknown option '%.*s'",
+            snprintf(err, errlen, "unknown option '%.*s'",
                      (int)(nlen > 60 ? 60 : nlen), name);
             return -1;
         }

@@ -234,6 +234,7 @@ struct ravel__exec {
     uint8_t ended;          /* enum ravel__end_reason */
     uint8_t has_result;
     int64_t result; /* ravel_result() */
+    uint64_t result_pc; /* where it was declared */
     int64_t exit_status;
     uint64_t wait_seq;
     uint64_t heap_seq; /* heap blocks allocated this execution */

@@ -75,6 +75,53 @@ static const char *thread_name(const struct ravel__exec *x, uint32_t t)
     return t < x->nthreads ? x->threads[t].name : "?";
 }
 
+/* ---- values ----------------------------------------------------------- */
+
+/*
+ * Values read and written by atomics are printed as numbers, except those
+ * that look like addresses: those differ from process to process (address
+ * space randomisation), which would make traces of one schedule differ.
+ * An address of a global or function is printed as &name; any other is
+ * numbered by first appearance in the trace (ptr#1, ptr#2 ...), which is
+ * the same in every run and replay of the schedule.
+ */
+#define VALUE_NAMES 64
+
+struct values {
+    uint64_t v[VALUE_NAMES];
+    unsigned n;
+};
+
+static bool looks_like_address(int64_t v)
+{
+    return v >= (int64_t)1 << 32 || v < -((int64_t)1 << 47);
+}
+
+static void value_text(char *buf, size_t n, struct values *vs, int64_t v)
+{
+    if (!looks_like_address(v)) {
+        snprintf(buf, n, "%lld", (long long)v);
+        return;
+    }
+    char sym[64];
+    if (ravel__symbolize_addr((uint64_t)v, sym, sizeof sym)) {
+        snprintf(buf, n, "&%s", sym);
+        return;
+    }
+    for (unsigned i = 0; i < vs->n; i++) {
+        if (vs->v[i] == (uint64_t)v) {
+            snprintf(buf, n, "ptr#%u", i + 1);
+            return;
+        }
+    }
+    if (vs->n < VALUE_NAMES) {
+        vs->v[vs->n++] = (uint64_t)v;
+        snprintf(buf, n, "ptr#%u", vs->n);
+    } else {
+        snprintf(buf, n, "ptr#?");
+    }
+}
+
 /* ---- one event as text ------------------------------------------------ */
 
 static const char *err_word(int64_t e, uint16_t flags)
@@ -102,13 +149,15 @@ static const char *rmw_name(uint32_t aux)
 }
 
 static void event_text(char *buf, size_t n, const struct ravel__exec *x,
-                       const struct names *nm, const struct ravel__event *ev)
+                       const struct names *nm, const struct ravel__event *ev,
+                       struct values *vs)
 {
     const char *op = ravel__op_name(ev->kind);
     const char *o = obj_name(nm, ev->obj);
     bool failed = ev->flags & (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT |
                                RAVEL__EV_ERROR);
-    long long v = (long long)ev->value, v2 = (long long)ev->value2;
+    long long v = (long long)ev->value;
+    char a[80], b[80];
     switch (ev->kind) {
     case RAVEL__OP_START:
     case RAVEL__OP_FINISH:
@@ -176,19 +225,25 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
         snprintf(buf, n, "once %s%s", o, v ? " (runs init)" : " (done)");
         return;
     case RAVEL__OP_ATOMIC_LOAD:
-        snprintf(buf, n, "load %s = %lld", o, v);
+        value_text(a, sizeof a, vs, ev->value);
+        snprintf(buf, n, "load %s = %s", o, a);
         return;
     case RAVEL__OP_ATOMIC_STORE:
-        snprintf(buf, n, "store %s := %lld", o, v);
+        value_text(a, sizeof a, vs, ev->value);
+        snprintf(buf, n, "store %s := %s", o, a);
         return;
     case RAVEL__OP_ATOMIC_RMW:
-        snprintf(buf, n, "%s %s %lld -> %lld", rmw_name(ev->aux), o, v, v2);
+        value_text(a, sizeof a, vs, ev->value);
+        value_text(b, sizeof b, vs, ev->value2);
+        snprintf(buf, n, "%s %s %s -> %s", rmw_name(ev->aux), o, a, b);
         return;
     case RAVEL__OP_ATOMIC_CAS:
+        value_text(a, sizeof a, vs, ev->value);
+        value_text(b, sizeof b, vs, ev->value2);
         if (ev->aux)
-            snprintf(buf, n, "cas %s %lld -> %lld", o, v, v2);
+            snprintf(buf, n, "cas %s %s -> %s", o, a, b);
         else
-            snprintf(buf, n, "cas %s: saw %lld, wanted %lld", o, v, v2);
+            snprintf(buf, n, "cas %s: saw %s, wanted %s", o, a, b);
         return;
     default:
         if (failed)
@@ -356,17 +411,18 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
     if (from)
         ravel__sb_printf(sb, "  (the first %u steps are not shown)\n", from);
 
-    char cell[160], loc[300];
+    char cell[400], loc[300];
     int stepw = snprintf(NULL, 0, "%u", x->nevents);
     if (stepw < 4)
         stepw = 4;
+    struct values vs = {.n = 0};
     if (nthreads <= TABLE_MAX_THREADS) {
         size_t width[TABLE_MAX_THREADS];
         for (uint32_t t = 0; t < nthreads; t++)
             width[t] = strlen(x->threads[t].name);
         for (uint32_t i = from; i < x->nevents; i++) {
             const struct ravel__event *ev = &x->events[i];
-            event_text(cell, sizeof cell, x, &nm, ev);
+            event_text(cell, sizeof cell, x, &nm, ev, &vs);
             size_t l = strlen(cell);
             if (l > CELL_MAX)
                 l = CELL_MAX;
@@ -377,9 +433,10 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
         for (uint32_t t = 0; t < nthreads; t++)
             put_cell(sb, x->threads[t].name, width[t], false);
         ravel__sb_add(sb, "location\n");
+        vs.n = 0;
         for (uint32_t i = from; i < x->nevents; i++) {
             const struct ravel__event *ev = &x->events[i];
-            event_text(cell, sizeof cell, x, &nm, ev);
+            event_text(cell, sizeof cell, x, &nm, ev, &vs);
             short_loc(loc, sizeof loc, locs_get(&locs, ev));
             ravel__sb_printf(sb, "  %*u  ", stepw, i + 1);
             for (uint32_t t = 0; t < nthreads; t++)
@@ -398,7 +455,7 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
                          (int)tw, "thread", CELL_MAX, "operation");
         for (uint32_t i = from; i < x->nevents; i++) {
             const struct ravel__event *ev = &x->events[i];
-            event_text(cell, sizeof cell, x, &nm, ev);
+            event_text(cell, sizeof cell, x, &nm, ev, &vs);
             short_loc(loc, sizeof loc, locs_get(&locs, ev));
             ravel__sb_printf(sb, "  %*u  %-*s  ", stepw, i + 1, (int)tw,
                              thread_name(x, ev->thread));
@@ -542,7 +599,10 @@ void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n)
     }
 }
 
-/* Innermost program frame of the failure. */
+bool (*ravel__report_program_pc)(uint64_t pc);
+
+/* Innermost frame of the failure in the program's own code (else the
+ * innermost frame with a source line). */
 static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
 {
     const struct ravel__failure *f = &x->failure;
@@ -565,11 +625,17 @@ static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
         return false;
     ravel__symbolize(pcs, exact, n, fr);
     bool found = false;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !found; i++) {
+        if (!fr[i].runtime && fr[i].line && ravel__report_program_pc &&
+            ravel__report_program_pc(fr[i].pc)) {
+            *out = fr[i];
+            found = true;
+        }
+    }
+    for (size_t i = 0; i < n && !found; i++) {
         if (!fr[i].runtime && fr[i].line) {
             *out = fr[i];
             found = true;
-            break;
         }
     }
     free(fr);
@@ -668,13 +734,14 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
         if (th->state != RAVEL__T_LIVE)
             continue;
         const struct ravel__op *op = &th->pending;
-        char what[160];
+        char what[400];
         struct ravel__event fake = {0};
         fake.kind = op->kind;
         fake.obj = op->obj;
         fake.aux = op->obj2;
         fake.thread = t;
-        event_text(what, sizeof what, x, nm, &fake);
+        struct values vs = {.n = 0};
+        event_text(what, sizeof what, x, nm, &fake, &vs);
         if (op->kind == RAVEL__OP_JOIN)
             snprintf(what, sizeof what, "join %s", thread_name(x, op->obj));
         else if (op->kind == RAVEL__OP_COND_WAKE)

@@ -48,6 +48,10 @@ void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n);
  * function. */
 void ravel__report_location(const struct ravel__exec *x, char *file,
                             size_t nfile, char *func, size_t nfunc);
+/* Set by the runtime: is pc in the program's own (instrumented) code?
+ * Locations prefer such frames over the C library's. NULL: any frame. */
+extern bool (*ravel__report_program_pc)(uint64_t pc);
+
 /* Identity of a bug for "report each distinct bug once": its kind and the
  * code locations involved, not the schedule. */
 uint64_t ravel__report_signature(const struct ravel__exec *x);

@@ -324,6 +324,23 @@ bool ravel__symbolize_data(uint64_t addr, char *buf, size_t len)
     return true;
 }
 
+bool ravel__symbolize_addr(uint64_t addr, char *buf, size_t len)
+{
+    if (ravel__symbolize_data(addr, buf, len))
+        return true;
+    struct module m;
+    if (!module_of(addr, &m))
+        return false;
+    struct ravel__elf *e = elf_for(m.path);
+    if (!e)
+        return false;
+    const struct ravel__elf_sym *s = ravel__elf_lookup(e, addr - m.bias, true);
+    if (!s || addr - m.bias != s->value)
+        return false;
+    snprintf(buf, len, "%s", s->name);
+    return true;
+}
+
 /* ---- paths ------------------------------------------------------------ */
 
 const char *ravel__display_path(const char *file)

@@ -35,6 +35,10 @@ void ravel__symbolize1(uint64_t pc, bool exact, struct ravel__frame *out);
  * returns false when the address is not in a known global. */
 bool ravel__symbolize_data(uint64_t addr, char *buf, size_t len);
 
+/* Names any address in a module: a global as above, or a function
+ * ("worker"). */
+bool ravel__symbolize_addr(uint64_t addr, char *buf, size_t len);
+
 /* Path to show for a source file: relative to the current directory when
  * below it, otherwise as recorded. */
 const char *ravel__display_path(const char *file);

@@ -12,4 +12,5 @@ RAVEL__EXPORT void ravel_result(long value)
         return;
     ravel__rt.x->has_result = 1;
     ravel__rt.x->result = value;
+    ravel__rt.x->result_pc = RAVEL__CALLER_PC;
 }

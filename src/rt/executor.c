@@ -96,7 +96,7 @@ static void run_one(uint64_t number)
 
 /* A distinct result declared with ravel_result(): tally it, and let the
  * supervisor write a ticket the first time a value appears. */
-static void tally_outcome(int64_t value, uint64_t number)
+static void tally_outcome(int64_t value, uint64_t pc, uint64_t number)
 {
     struct ravel__shared *sh = ravel__rt.sh;
     for (uint32_t i = 0; i < sh->noutcomes; i++) {
@@ -111,6 +111,7 @@ static void tally_outcome(int64_t value, uint64_t number)
     }
     uint32_t i = sh->noutcomes++;
     sh->outcomes[i].value = value;
+    sh->outcomes[i].pc = pc;
     sh->outcomes[i].count = 1;
     sh->outcomes[i].first_execution = number;
     sh->outcomes[i].ticket[0] = 0;
@@ -142,7 +143,7 @@ static bool after_execution(uint64_t number)
         x->failure.value = x->exit_status;
     }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
-        tally_outcome(x->result, number);
+        tally_outcome(x->result, x->result_pc, number);
     if (x->failure.kind != RAVEL__FAIL_NONE)
         return ravel__sv_call(RAVEL__MSG_BUG, 0) == RAVEL__REPLY_GO;
     if (!strcmp(rt->opt.strategy, "replay"))

@@ -21,6 +21,7 @@
 #include "rt.h"
 
 #include "../common/hash.h"
+#include "../report/report.h"
 #include "../report/symbolize.h"
 #include "real.h"
 
@@ -150,7 +151,7 @@ static void read_options(void)
     ravel__options_defaults(&rt->opt);
     const char *env = getenv("RAVEL_OPTIONS");
     if (env && ravel__options_parse(&rt->opt, env, err, sizeof err) != 0)
-        ravel__fatal("%s", err);
+        ravel__fatal("RAVEL_OPTIONS: %s", err);
     if (ravel__options_validate(&rt->opt, err, sizeof err) != 0)
         ravel__fatal("RAVEL_OPTIONS: %s", err);
 }
@@ -212,6 +213,7 @@ static void setup(void)
     if (!rt->strategy)
         ravel__fatal("out of memory");
     ravel__bug_context = bug_context;
+    ravel__report_program_pc = ravel__pc_instrumented;
     ravel__modules_scan();
 
     if (!rt->opt.supervise)

@@ -17,8 +17,9 @@
  *   TSD keys       keys created during the execution are deleted; main's
  *                  values of older keys are put back
  *   exit handlers  atexit/__cxa_atexit registrations of the execution
- *   process state  working directory, signal mask, environ, argv, the
- *                  offset of a regular-file stdin
+ *   process state  working directory, signal mask, environ (the array
+ *                  and its entries), argv, getopt's optind/opterr/optopt/
+ *                  optarg, the offset of a regular-file stdin
  *
  * What lives inside uninstrumented libraries (the C library's own
  * buffers, rand() state, locale) is not restored; docs/limits.md lists
@@ -52,6 +53,11 @@ static int stdin_fd = -1;
 static off_t stdin_off = -1;
 static sigset_t main_mask;
 static char **saved_environ;
+static char **saved_environ_entries; /* the array's contents */
+static size_t saved_environ_count;
+/* getopt's state lives in the C library unless the program refers to it. */
+static int saved_optind, saved_opterr, saved_optopt;
+static char *saved_optarg;
 /* argv as main received it: the array and the strings' contents. */
 static char **argv_copy;
 static char **argv_strings;
@@ -246,6 +252,17 @@ void ravel__reset_snapshot(void)
     }
     pthread_sigmask(SIG_SETMASK, NULL, &main_mask);
     saved_environ = environ;
+    while (environ && environ[saved_environ_count])
+        saved_environ_count++;
+    saved_environ_entries =
+        REAL(malloc)((saved_environ_count + 1) * sizeof(char *));
+    RAVEL__CHECK(saved_environ_entries != NULL);
+    memcpy(saved_environ_entries, environ,
+           (saved_environ_count + 1) * sizeof(char *));
+    saved_optind = optind;
+    saved_opterr = opterr;
+    saved_optopt = optopt;
+    saved_optarg = optarg;
 
     int argc = ravel__rt.argc;
     argv_copy = REAL(calloc)((size_t)argc + 1, sizeof *argv_copy);
@@ -303,6 +320,13 @@ void ravel__reset_restore(void)
         (void)!fchdir(cwd_fd);
     pthread_sigmask(SIG_SETMASK, &main_mask, NULL);
     environ = saved_environ;
+    if (saved_environ)
+        memcpy(saved_environ, saved_environ_entries,
+               (saved_environ_count + 1) * sizeof(char *));
+    optind = saved_optind;
+    opterr = saved_opterr;
+    optopt = saved_optopt;
+    optarg = saved_optarg;
     for (int i = 0; i < ravel__rt.argc; i++) {
         ravel__rt.argv[i] = argv_copy[i];
         strcpy(argv_copy[i], argv_strings[i]);

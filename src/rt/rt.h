@@ -59,6 +59,7 @@
 /* A distinct result declared with ravel_result(). */
 struct ravel__outcome {
     int64_t value;
+    uint64_t pc; /* ravel_result call of its first execution */
     uint64_t count;
     uint64_t first_execution;
     char ticket[PATH_MAX];

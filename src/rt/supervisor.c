@@ -53,6 +53,8 @@ static struct {
     char errmsg[600];
     bool progress_shown;
     volatile sig_atomic_t interrupted;
+    /* Interleaving of the first execution whose result differed. */
+    struct ravel__strbuf differing;
     pid_t child;
     bool done;
 } sv;
@@ -220,7 +222,7 @@ static char *execution_output(size_t *len)
 static void write_trace_file(void)
 {
     struct ravel__rt *rt = &ravel__rt;
-    if (!rt->opt.trace || sv.trace_written)
+    if (!rt->opt.trace || sv.trace_written || rt->x->nevents == 0)
         return;
     sv.trace_written = true;
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
@@ -325,8 +327,15 @@ void ravel__sv_on_outcome(uint32_t index)
     struct ravel__outcome *o = &rt->sh->outcomes[index];
     if (!is_replay())
         write_ticket("outcome", o->ticket, sizeof o->ticket);
-    if (rt->sh->noutcomes == 2)
+    if (rt->sh->noutcomes == 2) {
         write_trace_file();
+        ravel__sb_printf(&sv.differing,
+                         "\nExecution %llu, the first with another result "
+                         "(%lld):\n",
+                         (unsigned long long)rt->x->number + 1,
+                         (long long)o->value);
+        ravel__report_trace(&sv.differing, rt->x, 200);
+    }
 }
 
 /* ---- summary ------------------------------------------------------------------ */
@@ -344,6 +353,15 @@ static void nondeterminism_report(void)
                      "%sravel: BUG (nondeterminism): the program's result "
                      "depends on the schedule: %u distinct results%s\n",
                      bold, sh->noutcomes, reset);
+    char where[400] = "";
+    struct ravel__frame f;
+    ravel__symbolize1(sh->outcomes[0].pc, false, &f);
+    if (f.line)
+        snprintf(where, sizeof where, "%s:%u", ravel__display_path(f.file),
+                 f.line);
+    if (where[0])
+        ravel__sb_printf(&sb, "  declared by ravel_result() in %s at %s\n",
+                         f.func, where);
     for (uint32_t i = 0; i < sh->noutcomes; i++) {
         const struct ravel__outcome *o = &sh->outcomes[i];
         ravel__sb_printf(&sb,
@@ -358,10 +376,11 @@ static void nondeterminism_report(void)
     if (sh->outcomes_dropped)
         ravel__sb_printf(&sb, "  (and %llu executions with further results)\n",
                          (unsigned long long)sh->outcomes_dropped);
-    ravel__sb_printf(&sb,
-                     "SUMMARY: ravel: nondeterminism %u results\n"
-                     "==================\n",
-                     sh->noutcomes);
+    ravel__sb_add(&sb, ravel__sb_str(&sv.differing));
+    ravel__sb_printf(&sb, "SUMMARY: ravel: nondeterminism %s%s%s%s (%u results)\n"
+                          "==================\n",
+                     where, where[0] ? " in " : "", where[0] ? f.func : "",
+                     "", sh->noutcomes);
     out_err(sb.data, sb.len);
     ravel__sb_free(&sb);
 }
@@ -431,6 +450,16 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
                  "results",
                  sh->noutcomes);
         ravel__json_str(&sb, msg);
+        struct ravel__frame f;
+        ravel__symbolize1(sh->outcomes[0].pc, false, &f);
+        char where[400] = "";
+        if (f.line)
+            snprintf(where, sizeof where, "%s:%u",
+                     ravel__display_path(f.file), f.line);
+        ravel__json_key(&sb, &f2, "location");
+        ravel__json_str(&sb, where);
+        ravel__json_key(&sb, &f2, "function");
+        ravel__json_str(&sb, f.line ? f.func : "");
         ravel__json_key(&sb, &f2, "execution");
         ravel__sb_printf(&sb, "%llu",
                          (unsigned long long)sh->outcomes[1].first_execution +
@@ -472,6 +501,14 @@ int ravel__sv_finish(void)
     uint64_t execs = atomic_load(&sh->executions_done);
     nondeterminism_report();
     unsigned nbugs = sv.nbugs + (sh->noutcomes >= 2);
+    /* --trace in a run without bugs: record the last execution, with a
+     * ticket, so that any schedule can be replayed and compared. */
+    char last_ticket[PATH_MAX] = "";
+    if (nbugs == 0 && !sv.error && !sv.interrupted && rt->opt.trace &&
+        !sv.trace_written && !is_replay() && execs > 0) {
+        write_trace_file();
+        write_ticket("clean", last_ticket, sizeof last_ticket);
+    }
 
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (sv.error)
@@ -492,6 +529,12 @@ int ravel__sv_finish(void)
         ravel__sb_addc(&sb, '\n');
         if (nbugs == 0 && !sv.error)
             ravel__sb_add(&sb, "ravel: no bugs found\n");
+        if (last_ticket[0])
+            ravel__sb_printf(&sb,
+                             "ravel: execution %llu written to %s; replay: "
+                             "ravel replay %s\n",
+                             (unsigned long long)rt->x->number + 1,
+                             rt->opt.trace, last_ticket);
         else if (nbugs)
             ravel__sb_printf(&sb, "ravel: %u bug%s found\n", nbugs,
                              nbugs == 1 ? "" : "s");

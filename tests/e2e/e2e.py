@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""End-to-end tests of ravel: real programs, real runs, real reports.
+
+Each test program (examples/*.c, tests/e2e/progs/*.c) states what ravel must
+find in comment lines:
+
+    ravel-expect: assertion | deadlock | ... | clean
+    ravel-expect: nondeterminism outcomes=0,1,2
+    ravel-options: --watchdog 1          (extra flags for ravel run)
+    ravel-args: -v input                 (arguments for the program)
+
+Groups (one ctest test each; see tests/CMakeLists.txt):
+    expect       every program gets its expected outcome: a bug of that kind
+                 within 1,000 executions at seed 1, or nothing in 10,000
+    determinism  two runs with the same seed and a replay of the ticket give
+                 byte-identical traces, for every program
+    badinput     bad input gets one line and exit status 2, never a crash
+    gdb          `ravel replay --gdb` stops at the failing step
+    direct       instrumented programs run directly with RAVEL_OPTIONS
+    cc           ravel-cc builds with gcc and clang, and split compile+link
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def run(cmd, timeout=180, env=None, cwd=None, stdin=None):
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    e["NO_COLOR"] = "1"
+    if env:
+        e.update(env)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env=e, cwd=cwd, input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL)
+
+
+def expectations(source):
+    exp = {"kind": None, "outcomes": None, "options": [], "args": []}
+    with open(source) as f:
+        for line in f:
+            m = re.search(r"ravel-expect:\s*(\S+)(?:\s+outcomes=(\S+))?", line)
+            if m:
+                exp["kind"] = m.group(1)
+                if m.group(2):
+                    exp["outcomes"] = sorted(int(v) for v in m.group(2).split(","))
+            m = re.search(r"ravel-options:\s*(.*?)\s*$", line)
+            if m:
+                exp["options"] = m.group(1).split()
+            m = re.search(r"ravel-args:\s*(.*?)\s*$", line)
+            if m:
+                exp["args"] = m.group(1).split()
+    if exp["kind"] is None:
+        raise SystemExit("%s has no ravel-expect line" % source)
+    return exp
+
+
+def programs(args):
+    """(name, source, executable) for every test program in args.exe_dir."""
+    out = []
+    for d in (os.path.join(args.src, "examples"),
+              os.path.join(args.src, "tests", "e2e", "progs")):
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".c"):
+                name = f[:-2]
+                exe = os.path.join(args.exe_dir, name)
+                if os.path.exists(exe):
+                    out.append((name, os.path.join(d, f), exe))
+    check(len(out) >= 10, "found only %d test programs in %s" % (len(out), args.exe_dir))
+    return out
+
+
+def ravel_run(args, exe, exp, extra, workdir):
+    cmd = [args.ravel, "run", "--json"] + exp["options"] + extra + ["--", exe] + exp["args"]
+    p = run(cmd, cwd=workdir)
+    try:
+        summary = json.loads(p.stdout) if p.stdout.strip() else None
+    except ValueError:
+        summary = None
+    return p, summary
+
+
+# ---- groups ------------------------------------------------------------
+
+def group_expect(args):
+    work = tempfile.mkdtemp(prefix="ravel-e2e-")
+    for name, src, exe in programs(args):
+        exp = expectations(src)
+        if exp["kind"] == "clean":
+            p, s = ravel_run(args, exe, exp, ["--seed", "1", "--executions", "10000"], work)
+            ok = check(p.returncode == 0 and s and s["result"] == "clean",
+                       "%s: expected no report in 10000 executions, got exit %d: %s"
+                       % (name, p.returncode, p.stderr[-2000:]))
+            if ok:
+                check(s["executions"] == 10000 or s["complete"],
+                      "%s: ran %d executions" % (name, s["executions"]))
+            continue
+        p, s = ravel_run(args, exe, exp, ["--strategy", "random", "--seed", "1",
+                                          "--executions", "1000"], work)
+        if not check(p.returncode == 1 and s and s["result"] == "bug",
+                     "%s: expected a %s bug, got exit %d: %s"
+                     % (name, exp["kind"], p.returncode, p.stderr[-2000:])):
+            continue
+        kinds = [b["kind"] for b in s["bugs"]]
+        check(exp["kind"] in kinds, "%s: expected %s, found %s" % (name, exp["kind"], kinds))
+        check(s["executions"] <= 1000, "%s: %d executions" % (name, s["executions"]))
+        bug = [b for b in s["bugs"] if b["kind"] == exp["kind"]][0] if exp["kind"] in kinds else s["bugs"][0]
+        check(os.path.exists(os.path.join(work, bug["ticket"])),
+              "%s: ticket %s not written" % (name, bug["ticket"]))
+        # The report is what a developer reads: banner, a location in the
+        # program, the interleaving, the replay command, the summary.
+        err = p.stderr
+        check("ravel: BUG (%s)" % exp["kind"] in err, "%s: no report banner" % name)
+        check("SUMMARY: ravel: %s" % exp["kind"] in err, "%s: no SUMMARY line" % name)
+        check(re.search(r"%s\.c:\d+" % re.escape(name), err) is not None,
+              "%s: no file:line of the program in the report" % name)
+        if exp["kind"] != "nondeterminism":
+            check("Interleaving:" in err and "Schedule: S1" in err,
+                  "%s: no interleaving in the report" % name)
+            check("Replay: ravel replay " in err, "%s: no replay command" % name)
+        if exp["outcomes"]:
+            got = sorted(o["value"] for o in s["outcomes"])
+            check(got == exp["outcomes"], "%s: outcomes %s, expected %s" % (name, got, exp["outcomes"]))
+            for o in s["outcomes"]:
+                check(os.path.exists(os.path.join(work, o["ticket"])),
+                      "%s: no ticket for outcome %d" % (name, o["value"]))
+    shutil.rmtree(work)
+
+
+def group_determinism(args):
+    work = tempfile.mkdtemp(prefix="ravel-det-")
+    for name, src, exe in programs(args):
+        exp = expectations(src)
+        traces = []
+        summaries = []
+        extra = ["--seed", "1", "--executions", "40" if exp["kind"] == "clean" else "1000"]
+        for i in (1, 2):
+            t = os.path.join(work, "%s.run%d.trace" % (name, i))
+            p, s = ravel_run(args, exe, exp, extra + ["--trace", t], work)
+            traces.append(t)
+            summaries.append(s)
+        s = summaries[0]
+        if not check(s is not None, "%s: no JSON summary" % name):
+            continue
+        if exp["kind"] == "clean":
+            ticket = "ravel-tickets/%s-s1-e%d-clean.ticket" % (name, s["executions"])
+        elif s["bugs"]:
+            ticket = s["bugs"][0]["ticket"]
+        else:
+            check(False, "%s: no bug to replay" % name)
+            continue
+        t3 = os.path.join(work, "%s.replay.trace" % name)
+        p = run([args.ravel, "replay", "--trace", t3] + exp["options"] + [ticket], cwd=work)
+        check(p.returncode in (0, 1), "%s: replay failed (%d): %s" % (name, p.returncode, p.stderr[-1500:]))
+        data = []
+        for t in traces + [t3]:
+            if check(os.path.exists(t), "%s: trace %s missing" % (name, t)):
+                with open(t, "rb") as f:
+                    data.append(f.read())
+        if len(data) == 3:
+            check(len(data[0]) > 0 and b"Schedule: S1" in data[0], "%s: empty trace" % name)
+            check(data[0] == data[1], "%s: two runs with seed 1 gave different traces" % name)
+            check(data[0] == data[2], "%s: the replay's trace differs from the run's" % name)
+    shutil.rmtree(work)
+
+
+def group_badinput(args):
+    work = tempfile.mkdtemp(prefix="ravel-bad-")
+    counter = os.path.join(args.exe_dir, "counter")
+    other = os.path.join(args.exe_dir, "deadlock")
+    native = os.path.join(work, "native")
+    with open(native + ".c", "w") as f:
+        f.write("int main(void) { return 0; }\n")
+    subprocess.run(["cc", "-o", native, native + ".c"], check=True)
+    p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
+    ticket = os.path.join(work, "ravel-tickets", "counter-s1-e5-assertion.ticket")
+    check(p.returncode == 1 and os.path.exists(ticket), "could not record a ticket: %s" % p.stderr[-500:])
+    text = open(ticket).read() if os.path.exists(ticket) else ""
+    def write(name, content):
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write(content)
+        return path
+    truncated = write("truncated.ticket", text[: len(text) // 2])
+    corrupted = write("corrupted.ticket", text.replace("schedule 1", "schedule x"))
+    binary = os.path.join(work, "binary.ticket")
+    with open(binary, "wb") as f:
+        f.write(b"\x7fELF\x00\x01\x02" * 50)
+    other_ticket = write("other.ticket", text)
+    cases = [
+        ("unknown option", [args.ravel, "run", "--frobnicate", "--", counter], "unknown option"),
+        ("bad value", [args.ravel, "run", "--seed", "many", "--", counter], "non-negative integer"),
+        ("unknown strategy", [args.ravel, "run", "--strategy", "dfx", "--", counter], "unknown strategy"),
+        ("missing value", [args.ravel, "run", "--seed"], "needs a value"),
+        ("missing program", [args.ravel, "run", "--", os.path.join(work, "nope")], "No such file"),
+        ("no program", [args.ravel, "run"], "no program"),
+        ("not found in PATH", [args.ravel, "run", "--", "ravel-no-such-program"], "not found"),
+        ("not built with ravel", [args.ravel, "run", "--", native], "not built with ravel"),
+        ("not an executable", [args.ravel, "run", "--", ticket], "not an executable"),
+        ("directory", [args.ravel, "run", "--", work], "not an executable"),
+        ("unknown command", [args.ravel, "frobnicate"], "unknown command"),
+        ("truncated ticket", [args.ravel, "replay", truncated], "truncated"),
+        ("corrupted ticket", [args.ravel, "replay", corrupted], "bad thread name"),
+        ("binary ticket", [args.ravel, "replay", binary], "not a ravel ticket"),
+        ("missing ticket", [args.ravel, "replay", os.path.join(work, "none.ticket")], "No such file"),
+        ("ticket for a different program", [args.ravel, "replay", other_ticket, "--", other], "different program"),
+        ("bad RAVEL_OPTIONS", [counter], "RAVEL_OPTIONS"),
+    ]
+    for what, cmd, want in cases:
+        env = {"RAVEL_OPTIONS": "seed=oops"} if what == "bad RAVEL_OPTIONS" else None
+        p = run(cmd, cwd=work, env=env, timeout=60)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        check(p.returncode == 2, "%s: exit status %d, expected 2" % (what, p.returncode))
+        check(len(lines) == 1, "%s: expected one line on stderr, got %r" % (what, p.stderr))
+        check(want in p.stderr, "%s: message %r lacks %r" % (what, p.stderr.strip(), want))
+        check("Traceback" not in p.stderr and p.returncode >= 0, "%s: crashed" % what)
+    # A ticket for another build of the same program, run directly.
+    p = run([counter], cwd=work, env={"RAVEL_OPTIONS": "strategy=replay ticket=%s" % os.path.join(work, "absent.ticket")})
+    check(p.returncode == 2 and "absent.ticket" in p.stderr,
+          "direct replay of a missing ticket: exit %d %s" % (p.returncode, p.stderr))
+    shutil.copy(other, os.path.join(work, "counter-other-build"))
+    p = run([os.path.join(work, "counter-other-build")], cwd=work,
+            env={"RAVEL_OPTIONS": "strategy=replay ticket=%s" % other_ticket})
+    check(p.returncode == 2 and "not for this program" in p.stderr,
+          "direct replay with a ticket for another program: %d %s" % (p.returncode, p.stderr))
+    shutil.rmtree(work)
+
+
+def group_gdb(args):
+    if not shutil.which("gdb"):
+        check(False, "gdb is not installed")
+        return
+    work = tempfile.mkdtemp(prefix="ravel-gdb-")
+    counter = os.path.join(args.exe_dir, "counter")
+    p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
+    ticket = "ravel-tickets/counter-s1-e5-assertion.ticket"
+    check(p.returncode == 1, "no bug to debug")
+    p = run([args.ravel, "replay", "--gdb", ticket], cwd=work, stdin="bt\nquit\n", timeout=120)
+    out = p.stdout + p.stderr
+    check("ravel__debug_stop" in out, "gdb did not stop at the failing step: %s" % out[-2000:])
+    check(re.search(r"in main \(\) at .*counter\.c:\d+", out) is not None,
+          "the stack at the stop does not reach main in counter.c: %s" % out[-2000:])
+    shutil.rmtree(work)
+
+
+def group_direct(args):
+    """The instrumented program itself, with RAVEL_OPTIONS (the sanitizer
+    convention) behaves as `ravel run` does."""
+    work = tempfile.mkdtemp(prefix="ravel-direct-")
+    counter = os.path.join(args.exe_dir, "counter")
+    fixed = os.path.join(args.exe_dir, "counter_fixed")
+    p = run([counter], cwd=work, env={"RAVEL_OPTIONS": "seed=1 json=1"})
+    s = json.loads(p.stdout)
+    check(p.returncode == 1 and s["result"] == "bug" and s["bugs"][0]["kind"] == "assertion",
+          "direct run did not find the bug: %d %s" % (p.returncode, p.stderr[-800:]))
+    p = run([fixed], cwd=work, env={"RAVEL_OPTIONS": "seed=1 executions=300"})
+    check(p.returncode == 0 and "no bugs found" in p.stderr, "direct clean run: %d %s" % (p.returncode, p.stderr))
+    check("counter = " not in p.stdout, "the program's output leaked: %r" % p.stdout)
+    # The failing execution's output is shown once, with its report.
+    p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
+    check(p.stderr.count("  | counter = 1") == 1, "failing output not shown exactly once: %s" % p.stderr)
+    # --keep-going reports each distinct bug once and counts repeats.
+    p = run([args.ravel, "run", "--seed", "1", "--keep-going", "--json", "--executions", "300", "--", counter], cwd=work)
+    s = json.loads(p.stdout)
+    check(p.returncode == 1 and len(s["bugs"]) == 1 and s["bugs"][0]["occurrences"] > 1
+          and s["executions"] == 300, "keep-going: %s" % p.stdout)
+    check(p.stderr.count("ravel: BUG") == 1, "keep-going printed the same bug twice")
+    # --keep-going survives crashes: the supervisor resumes after each.
+    crash = os.path.join(args.exe_dir, "crash")
+    p = run([args.ravel, "run", "--seed", "1", "--keep-going", "--json", "--executions", "60", "--", crash], cwd=work)
+    s = json.loads(p.stdout)
+    check(p.returncode == 1 and s["executions"] == 60 and s["bugs"][0]["occurrences"] > 1,
+          "keep-going over crashes: %s %s" % (p.stdout, p.stderr[-500:]))
+    # --time bounds a run without an execution limit.
+    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--json", "--", fixed], cwd=work)
+    s = json.loads(p.stdout)
+    check(p.returncode == 0 and s["executions"] > 100 and s["elapsed_s"] < 5, "--time: %s" % p.stdout)
+    # Help is a manual.
+    for cmd in (["--help"], ["help", "run"], ["run", "--help"], ["replay", "--help"]):
+        p = run([args.ravel] + cmd)
+        check(p.returncode == 0 and "SYNOPSIS" in p.stdout and "EXIT STATUS" in p.stdout or
+              cmd == ["--help"] and "SYNOPSIS" in p.stdout, "ravel %s: %s" % (" ".join(cmd), p.stdout[:200]))
+    shutil.rmtree(work)
+
+
+def group_cc(args):
+    """ravel-cc with gcc and clang: compile+link in one command, separate
+    compile and link, and a program that includes ravel.h."""
+    work = tempfile.mkdtemp(prefix="ravel-cc-")
+    src = os.path.join(args.src, "examples")
+    for compiler in ("gcc", "clang"):
+        if not check(shutil.which(compiler), "%s is not installed" % compiler):
+            continue
+        env = {"RAVEL_CC": compiler}
+        exe = os.path.join(work, "outcomes-" + compiler)
+        p = run([args.ravel_cc, "-O2", "-Wall", "-Werror", "-o", exe,
+                 os.path.join(src, "outcomes.c")], env=env)
+        check(p.returncode == 0, "%s: one-command build failed: %s" % (compiler, p.stderr))
+        obj = os.path.join(work, "counter-%s.o" % compiler)
+        p1 = run([args.ravel_cc, "-c", "-O1", "-o", obj, os.path.join(src, "counter.c")], env=env)
+        exe2 = os.path.join(work, "counter-" + compiler)
+        p2 = run([args.ravel_cc, "-o", exe2, obj, "-lpthread"], env=env)
+        check(p1.returncode == 0 and p2.returncode == 0, "%s: separate compile/link failed: %s %s"
+              % (compiler, p1.stderr, p2.stderr))
+        for e, kind in ((exe, "nondeterminism"), (exe2, "assertion")):
+            if not os.path.exists(e):
+                continue
+            nm = subprocess.run(["nm", "-u", e], capture_output=True, text=True).stdout
+            check("__tsan_func_entry" in nm, "%s: %s is not instrumented" % (compiler, e))
+            ldd = subprocess.run(["ldd", e], capture_output=True, text=True).stdout
+            check("libravel_rt.so" in ldd and "libtsan" not in ldd,
+                  "%s: %s links %s" % (compiler, e, ldd))
+            p = run([args.ravel, "run", "--seed", "1", "--json", "--", e], cwd=work)
+            s = json.loads(p.stdout) if p.stdout.strip() else {}
+            check(p.returncode == 1 and any(b["kind"] == kind for b in s.get("bugs", [])),
+                  "%s: %s did not find %s: %s" % (compiler, e, kind, p.stderr[-800:]))
+        p = run([args.ravel_cc, "--version"], env=env)
+        check(p.returncode == 0 and p.stdout, "%s: --version not passed through" % compiler)
+    shutil.rmtree(work)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("group")
+    ap.add_argument("--ravel", required=True)
+    ap.add_argument("--ravel-cc")
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--exe-dir", required=True)
+    args = ap.parse_args()
+    groups = {
+        "expect": group_expect, "determinism": group_determinism,
+        "badinput": group_badinput, "gdb": group_gdb,
+        "direct": group_direct, "cc": group_cc,
+    }
+    groups[args.group](args)
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
