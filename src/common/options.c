@@ -187,35 +187,40 @@ int ravel__options_parse(struct ravel__options *o, const char *text,
             return -1;
         }
         p++;
-        const char *val;
-        size_t vlen;
+        char *v;
         if (*p == '\'' || *p == '"') {
+            /* '...' is literal; "..." knows \" and \\ escapes. */
             char q = *p++;
-            val = p;
-            while (*p && *p != q)
-                p++;
+            struct ravel__strbuf quoted = RAVEL__STRBUF_INIT;
+            ravel__sb_add(&quoted, "");
+            while (*p && *p != q) {
+                if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                    p++;
+                ravel__sb_addc(&quoted, *p++);
+            }
             if (!*p) {
+                ravel__sb_free(&quoted);
                 snprintf(err, errlen,
                          "unterminated quote in value of '%.*s'",
                          (int)(nlen > 60 ? 60 : nlen), name);
                 return -1;
             }
-            vlen = (size_t)(p - val);
             p++;
+            v = quoted.data;
         } else {
-            val = p;
+            const char *start = p;
             while (*p && *p != ' ' && *p != '\t' && *p != ':' && *p != '\n')
                 p++;
-            vlen = (size_t)(p - val);
+            v = strndup(start, (size_t)(p - start));
+            RAVEL__CHECK(v != NULL);
         }
         int i = find_opt(name, nlen);
         if (i < 0) {
+            free(v);
             snprintf(err, errlen, "unknown option '%.*s'",
                      (int)(nlen > 60 ? 60 : nlen), name);
             return -1;
         }
-        char *v = strndup(val, vlen);
-        RAVEL__CHECK(v != NULL);
         int rc = set_by_index(o, i, v, err, errlen);
         free(v);
         if (rc)
@@ -292,11 +297,19 @@ void ravel__options_serialize(const struct ravel__options *o,
             const char *s = *(const char *const *)p;
             if (!s)
                 s = "";
-            if (needs_quotes(s))
-                ravel__sb_printf(sb, "%c%s%c", strchr(s, '\'') ? '"' : '\'',
-                                 s, strchr(s, '\'') ? '"' : '\'');
-            else
+            if (!needs_quotes(s)) {
                 ravel__sb_add(sb, s);
+            } else if (!strchr(s, '\'')) {
+                ravel__sb_printf(sb, "'%s'", s);
+            } else {
+                ravel__sb_addc(sb, '"');
+                for (const char *c = s; *c; c++) {
+                    if (*c == '"' || *c == '\\')
+                        ravel__sb_addc(sb, '\\');
+                    ravel__sb_addc(sb, *c);
+                }
+                ravel__sb_addc(sb, '"');
+            }
             break;
         }
         case T_U64:

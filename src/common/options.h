@@ -44,7 +44,8 @@ bool ravel__options_known(const char *name, bool *is_bool);
 
 /*
  * Parses a RAVEL_OPTIONS string: name=value pairs separated by spaces or
- * colons; values may be quoted with '...' or "..." (no escapes inside).
+ * colons; values may be quoted with '...' (literally) or "..." (where
+ * \" and \\ stand for " and \).
  * Returns 0, or -1 with a message in err.
  */
 int ravel__options_parse(struct ravel__options *o, const char *text,

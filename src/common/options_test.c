@@ -71,7 +71,7 @@ CHECK_TEST(serialize_round_trips)
     char err[256];
     CHECK_EQ(ravel__options_parse(&o,
                                   "seed=9 json=1 ticket_dir='a b:c' "
-                                  "watchdog=2.5",
+                                  "watchdog=2.5 trace=\"it's \\\"x\\\"\"",
                                   err, sizeof err),
              0);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
@@ -81,6 +81,7 @@ CHECK_TEST(serialize_round_trips)
     CHECK_EQ(p.seed, 9);
     CHECK(p.json);
     CHECK_STR(p.ticket_dir, "a b:c");
+    CHECK_STR(p.trace, "it's \"x\"");
     CHECK(p.watchdog == 2.5);
     ravel__sb_free(&sb);
     ravel__options_free(&o);

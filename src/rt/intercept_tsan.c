@@ -32,6 +32,11 @@
 /* These functions are the compiler's interface: gcc and clang call them by
  * name and no header declares them. */
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
+/* 16-byte atomics are not lock-free here and go through libatomic; that is
+ * the program's choice, made when it used a 128-bit atomic. */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Watomic-alignment"
+#endif
 
 /* ---- module registration and shadow stacks --------------------------- */
 
