@@ -365,5 +365,8 @@ int main(int argc, char **argv)
         free(objs.v[i]);
     }
     rmdir(dir);
+    free(objs.v);
+    free(cmd.v);
+    free(compile_flags.v);
     return rc;
 }

@@ -75,6 +75,7 @@ int ravel__cmd_replay(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             ravel__help_replay();
+            ravel__options_free(&o);
             return 0;
         }
         if (!strcmp(a, "--gdb")) {

@@ -96,6 +96,7 @@ int ravel__cmd_run(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             ravel__help_run();
+            ravel__options_free(&o);
             return 0;
         }
         if (a[0] != '-')
