@@ -16,11 +16,12 @@
  *
  *     0 no baton      1 baton given      2 owner asleep in futex_wait
  *
- * ravel__park spins briefly (the next handoff often comes within a
- * microsecond on another core) and then sleeps; ravel__unpark only makes
+ * park spins briefly (the next handoff often comes within a
+ * microsecond on another core) and then sleeps; unpark only makes
  * the futex_wake system call when the owner is actually asleep. Measured
  * on the 2-core machines this project runs on: about 0.3 us per handoff
- * with the spin, 3.6 us without (bench/handoff.c).
+ * with the spin, 3.6 us without (measured while designing it; `make bench`
+ * shows the cost of a whole visible operation).
  */
 #include "rt.h"
 
@@ -60,7 +61,7 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void ravel__park(struct ravel__worker *w)
+static void os_park(struct ravel__worker *w)
 {
     for (unsigned i = 0; i < PARK_SPIN; i++) {
         if (atomic_load_explicit(&w->go, memory_order_acquire) == 1) {
@@ -80,7 +81,7 @@ void ravel__park(struct ravel__worker *w)
     }
 }
 
-void ravel__unpark(struct ravel__worker *w)
+static void os_unpark(struct ravel__worker *w)
 {
     if (atomic_exchange(&w->go, 1) == 2)
         futex(&w->go, FUTEX_WAKE_PRIVATE, 1);
@@ -100,7 +101,7 @@ static void stack_bounds(struct ravel__worker *w)
     }
 }
 
-void ravel__backend_init_main(void)
+static void os_init_main(void)
 {
     main_worker.is_main = true;
     main_worker.handle = pthread_self();
@@ -112,12 +113,12 @@ void ravel__backend_init_main(void)
     ravel__self = &main_worker;
 }
 
-struct ravel__worker *ravel__backend_main(void)
+static struct ravel__worker *os_main(void)
 {
     return &main_worker;
 }
 
-struct ravel__worker *ravel__backend_of_slot(uint32_t slot)
+static struct ravel__worker *os_of_slot(uint32_t slot)
 {
     if (slot == 0)
         return &main_worker;
@@ -147,7 +148,7 @@ static void *worker_main(void *p)
     atomic_store(&w->state, RAVEL__W_IDLE);
     futex(&w->state, FUTEX_WAKE_PRIVATE, INT32_MAX);
     for (;;) {
-        ravel__park(w);
+        os_park(w);
         if (!atomic_load(&w->abandon) && w->slot != RAVEL__NONE) {
             if (setjmp(w->base) == 0) {
                 w->started = true;
@@ -178,7 +179,7 @@ static bool reusable(struct ravel__worker *w, size_t stack_size)
     return ravel__rt.x->threads[w->last_slot].joined;
 }
 
-struct ravel__worker *ravel__backend_get(size_t stack_size)
+static struct ravel__worker *os_get(size_t stack_size)
 {
     if (stack_size < DEFAULT_STACK)
         stack_size = DEFAULT_STACK;
@@ -215,7 +216,7 @@ struct ravel__worker *ravel__backend_get(size_t stack_size)
     return w;
 }
 
-void ravel__backend_bind(struct ravel__worker *w, uint32_t slot)
+static void os_bind(struct ravel__worker *w, uint32_t slot)
 {
     /* Forget the worker's previous (joined) thread. */
     if (w->last_slot != RAVEL__NONE)
@@ -226,17 +227,8 @@ void ravel__backend_bind(struct ravel__worker *w, uint32_t slot)
     atomic_store(&w->state, RAVEL__W_BOUND);
 }
 
-struct ravel__worker *ravel__backend_by_handle(pthread_t h)
-{
-    if (pthread_equal(h, main_worker.handle))
-        return &main_worker;
-    for (struct ravel__worker *w = workers; w; w = w->next)
-        if (pthread_equal(h, w->handle))
-            return w;
-    return NULL;
-}
 
-void ravel__backend_abandon_all(void)
+static void os_abandon_all(void)
 {
     struct ravel__exec *x = ravel__rt.x;
     /* Threads still live are parked in ravel's code, except the one that
@@ -247,7 +239,7 @@ void ravel__backend_abandon_all(void)
             continue;
         if (x->threads[s].state == RAVEL__T_LIVE && s != x->running) {
             atomic_store(&w->abandon, 1);
-            ravel__unpark(w);
+            os_unpark(w);
         }
     }
     for (uint32_t s = 1; s < x->nthreads; s++) {
@@ -261,3 +253,11 @@ void ravel__backend_abandon_all(void)
     for (struct ravel__worker *w = workers; w; w = w->next)
         w->last_slot = RAVEL__NONE;
 }
+
+const struct ravel__backend ravel__backend_os = {
+    "os-threads", os_init_main, os_main,   os_get,
+    os_bind,      os_of_slot,   os_park,   os_unpark,
+    os_abandon_all,
+};
+
+const struct ravel__backend *const ravel__backend = &ravel__backend_os;

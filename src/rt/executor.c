@@ -74,7 +74,7 @@ static void run_one(uint64_t number)
 {
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__exec *x = rt->x;
-    struct ravel__worker *w = ravel__backend_main();
+    struct ravel__worker *w = ravel__backend->main();
     ravel__exec_begin(x, number);
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
@@ -90,7 +90,7 @@ static void run_one(uint64_t number)
     }
     rt->executing = false;
     atomic_store(&rt->sh->in_execution, 0);
-    ravel__backend_abandon_all();
+    ravel__backend->abandon_all();
     fflush(NULL);
 }
 

@@ -258,7 +258,7 @@ void ravel__spawn_executor(void)
     if (pid == 0) {
         rt->active = true;
         rt->premain = true;
-        ravel__backend_init_main();
+        ravel__backend->init_main();
         boot.real(executor_entry, boot.argc, boot.argv, boot.init, boot.fini,
                   boot.rtld_fini, boot.stack_end);
         REAL(_exit)(RAVEL__EXIT_USAGE);
@@ -295,7 +295,7 @@ RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,
         ravel__supervisor_main();
     rt->active = true;
     rt->premain = true;
-    ravel__backend_init_main();
+    ravel__backend->init_main();
     return boot.real(executor_entry, argc, argv, init, fini, rtld_fini,
                      stack_end);
 }

@@ -34,7 +34,7 @@ static uint32_t slot_of(pthread_t h)
     for (uint32_t t = x->nthreads; t-- > 0;) {
         if (x->threads[t].state == RAVEL__T_UNUSED)
             continue;
-        pthread_t ht = t == 0 ? ravel__backend_main()->handle : handles[t];
+        pthread_t ht = t == 0 ? ravel__backend->main()->handle : handles[t];
         if (!pthread_equal(ht, h))
             continue;
         if (!x->threads[t].joined)
@@ -67,7 +67,7 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
         return rc;
     }
     uint32_t child = ev->aux;
-    struct ravel__worker *cw = ravel__backend_get(stack);
+    struct ravel__worker *cw = ravel__backend->get(stack);
     if (!cw)
         ravel__tool_error(w, "the system refused a new OS thread for thread "
                              "%s",
@@ -75,7 +75,7 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
     cw->fn = fn;
     cw->arg = arg;
     pthread_sigmask(SIG_SETMASK, NULL, &cw->start_mask);
-    ravel__backend_bind(cw, child);
+    ravel__backend->bind(cw, child);
     ravel__rt.x->threads[child].tid = cw->tid;
     handles[child] = cw->handle;
     *out = cw->handle;

@@ -339,7 +339,7 @@ bool ravel__stack_owner(uint64_t addr, uint32_t *slot)
 {
     struct ravel__exec *x = ravel__rt.x;
     for (uint32_t t = 0; t < x->nthreads; t++) {
-        struct ravel__worker *w = ravel__backend_of_slot(t);
+        struct ravel__worker *w = ravel__backend->of_slot(t);
         if (w && x->threads[t].state == RAVEL__T_LIVE &&
             addr >= (uintptr_t)w->stack_lo && addr < (uintptr_t)w->stack_hi) {
             *slot = t;

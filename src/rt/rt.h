@@ -167,22 +167,36 @@ static inline struct ravel__worker *ravel__controlled(void)
     return w;
 }
 
-void ravel__backend_init_main(void);
-/* An idle worker with at least stack_size of stack, created if needed;
- * NULL if the OS refuses a new thread. */
-struct ravel__worker *ravel__backend_get(size_t stack_size);
-struct ravel__worker *ravel__backend_main(void);
-struct ravel__worker *ravel__backend_of_slot(uint32_t slot);
-void ravel__backend_bind(struct ravel__worker *w, uint32_t slot);
-/* Worker whose OS thread has this pthread_t, among bound ones. */
-struct ravel__worker *ravel__backend_by_handle(pthread_t h);
-/* Waits for the baton; returns when it is ours (see sched.c for what
- * happens when the execution was abandoned meanwhile). */
-void ravel__park(struct ravel__worker *w);
-void ravel__unpark(struct ravel__worker *w);
-/* Unwinds every bound worker but the main one and waits until they are
- * back in the pool (end of an execution). */
-void ravel__backend_abandon_all(void);
+/*
+ * A thread backend: how program threads are run and how the baton moves.
+ * The scheduler (sched.c) and the interceptors go only through this table;
+ * backend_os.c implements it with pooled OS threads. (A user-level fiber
+ * backend would implement the same operations.)
+ */
+struct ravel__backend {
+    const char *name;
+    /* Sets up the worker of the process's main thread (thread 1). */
+    void (*init_main)(void);
+    struct ravel__worker *(*main)(void);
+    /* An idle worker with at least stack_size of stack, created if
+     * needed; NULL if the system refuses a new thread. */
+    struct ravel__worker *(*get)(size_t stack_size);
+    /* Binds w to program thread `slot` of the current execution; it runs
+     * w->fn(w->arg) when first given the baton. */
+    void (*bind)(struct ravel__worker *w, uint32_t slot);
+    struct ravel__worker *(*of_slot)(uint32_t slot);
+    /* Waits for the baton; returns when it is the caller's (see sched.c
+     * for what happens when the execution was abandoned meanwhile). */
+    void (*park)(struct ravel__worker *w);
+    void (*unpark)(struct ravel__worker *w);
+    /* Unwinds every bound worker but the main one and waits until they are
+     * back in the pool (end of an execution). */
+    void (*abandon_all)(void);
+};
+
+extern const struct ravel__backend ravel__backend_os;
+/* The backend in use. */
+extern const struct ravel__backend *const ravel__backend;
 
 /* ---- scheduling (sched.c) --------------------------------------------- */
 

@@ -63,7 +63,7 @@ RAVEL__NORETURN void ravel__end_execution(struct ravel__worker *w)
     x->running = w->slot;
     if (w->is_main)
         longjmp(ravel__rt.loop, 1);
-    ravel__unpark(ravel__backend_main());
+    ravel__backend->unpark(ravel__backend->main());
     longjmp(w->base, 2);
 }
 
@@ -109,12 +109,12 @@ static uint32_t choose_value(void *ctx, uint32_t n)
 static void give(struct ravel__worker *w, uint32_t next)
 {
     struct ravel__exec *x = ravel__rt.x;
-    struct ravel__worker *nw = ravel__backend_of_slot(next);
+    struct ravel__worker *nw = ravel__backend->of_slot(next);
     RAVEL__CHECK(nw != NULL);
     x->running = next;
     atomic_store_explicit(&ravel__rt.sh->running_tid, nw->tid,
                           memory_order_relaxed);
-    ravel__unpark(nw);
+    ravel__backend->unpark(nw);
 }
 
 /*
@@ -175,7 +175,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     uint32_t next = choose_next(w, true);
     if (next != me) {
         give(w, next);
-        ravel__park(w);
+        ravel__backend->park(w);
         after_wake(w);
     }
     struct ravel__event *ev;
@@ -234,7 +234,7 @@ void ravel__thread_finish(struct ravel__worker *w, void *retval, uint64_t pc)
         /* pthread_exit in main: the process lives on until the other
          * threads are done. */
         for (;;) {
-            ravel__park(w);
+            ravel__backend->park(w);
             if (x->ended != RAVEL__END_NONE)
                 longjmp(ravel__rt.loop, 1);
         }
