@@ -526,6 +526,16 @@ static void put_stack(struct ravel__strbuf *sb, const uint64_t *pcs,
         else
             ravel__sb_printf(sb, "%s#%u %s (0x%llx)\n", indent, k++,
                              f[i].func, (unsigned long long)f[i].pc);
+        /* Deep recursion: one line for a run of identical frames. */
+        size_t same = 0;
+        while (i + 1 + same < n && f[i + 1 + same].pc == f[i].pc)
+            same++;
+        if (same > 1) {
+            ravel__sb_printf(sb, "%s   ... the same frame %zu more time%s\n",
+                             indent, same, same == 1 ? "" : "s");
+            k += (unsigned)same;
+            i += same;
+        }
     }
     if (k == 0)
         ravel__sb_printf(sb, "%s#0 (no frame in the program)\n", indent);
