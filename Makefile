@@ -1,15 +1,16 @@
 # Front door. Two commands matter (see README.md):
 #   make demo    install missing Debian packages, build everything, run the demo
 #   make check   the whole test suite (what CI runs)
-# Everything else is CMake underneath; build trees live in build/ (normal),
-# build-san/ (ravel's own code under ASan+UBSan) and build-fuzz/ (clang,
-# libFuzzer harnesses).
+# Everything else is CMake underneath; build trees live in build/ (normal,
+# the system compiler), build-clang/ (everything built and tested with
+# clang), build-san/ (ravel's own code under ASan+UBSan) and build-fuzz/
+# (clang, libFuzzer harnesses).
 
 BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-san fuzz-smoke bench clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench clean
 
 all: build
 
@@ -24,18 +25,25 @@ demo: build
 	@scripts/demo $(BUILD)
 
 # The whole suite: a warnings-as-errors build with its unit and end-to-end
-# tests, the same again with ravel's own code under ASan+UBSan, the parser
-# fuzzers for a short while, and the exported-symbol check.
+# tests (and the exported-symbol check), the same with clang, the same again
+# with ravel's own code under ASan+UBSan, and the parser fuzzers for a
+# short while.
 check: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAVEL_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-san
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@echo "make check: all passed"
 
 check-fast: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L fast
+
+test-clang: deps
+	@CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAVEL_WERROR=ON >/dev/null
+	@cmake --build build-clang -j $(JOBS)
+	@cd build-clang && ctest --output-on-failure -j $(JOBS)
 
 test-san: deps
 	@cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Debug -DRAVEL_WERROR=ON -DRAVEL_SANITIZE=ON >/dev/null
@@ -51,4 +59,4 @@ bench: build
 	@scripts/bench $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz ravel-tickets
+	rm -rf build build-clang build-san build-fuzz ravel-tickets

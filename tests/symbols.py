@@ -31,8 +31,12 @@ def interposed(src_dir):
         text = open(os.path.join(src_dir, f)).read()
         for m in re.finditer(r"RAVEL__EXPORT\s+[\w\s\*]*?\b(\w+)\s*\(", text):
             # (skip the parameter name of interceptor-generating macros)
-            if not m.group(1).startswith("__tsan") and m.group(1) != "name":
+            if (not m.group(1).startswith("__tsan") and m.group(1) != "name"
+                    and not m.group(1).startswith("ravel__")):
                 names.add(m.group(1))
+        # Interceptors defined under an assembler name: __asm__("name").
+        for m in re.finditer(r'RAVEL__EXPORT[^;{]*?__asm__\("(\w+)"\)', text):
+            names.add(m.group(1))
         for m in re.finditer(r"^(?:RW_INTERCEPT|RW_TIMED_INTERCEPT|RW_CLOCK_INTERCEPT|SPIN_INTERCEPT)\((\w+),", text, re.M):
             names.add(m.group(1))
     return names

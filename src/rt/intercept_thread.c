@@ -170,7 +170,12 @@ RAVEL__EXPORT pthread_t pthread_self(void)
     return REAL(pthread_self)();
 }
 
-RAVEL__EXPORT int pthread_equal(pthread_t a, pthread_t b)
+/* glibc's <pthread.h> defines pthread_equal inline when optimising (so
+ * optimised callers never reach this); the exported symbol is defined
+ * under its assembler name to stay clear of that definition. */
+RAVEL__EXPORT int ravel__pthread_equal(pthread_t a, pthread_t b)
+    __asm__("pthread_equal");
+RAVEL__EXPORT int ravel__pthread_equal(pthread_t a, pthread_t b)
 {
     return a == b;
 }
