@@ -540,9 +540,11 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         return 0;
 
     case RAVEL__OP_CREATE: {
+        /* Running out of ravel's capacity is a tool error, never an
+         * EAGAIN the program would see: that could be a false alarm. */
         uint32_t c = spawn(x, t);
         if (c == RAVEL__NONE)
-            return fail_ev(ev, EAGAIN, RAVEL__EV_ERROR);
+            return RAVEL__APPLY_FULL;
         ev->aux = c;
         if (op->arg)
             x->threads[c].detached = 1;

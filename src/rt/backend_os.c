@@ -156,7 +156,11 @@ static void *worker_main(void *p)
             }
         }
         /* Back to the pool. Only this worker's own state is touched:
-         * another thread may already hold the baton. */
+         * another thread may already hold the baton. An idle worker takes
+         * none of the program's signals. */
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, NULL);
         ravel__keys_clear_values();
         w->started = false;
         w->slot = RAVEL__NONE;

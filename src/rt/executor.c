@@ -92,6 +92,11 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->in_execution, 0);
     ravel__backend->abandon_all();
     fflush(NULL);
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        rt->sh->plain_reads += x->threads[t].reads;
+        rt->sh->plain_writes += x->threads[t].writes;
+    }
+    rt->sh->steps += x->nevents;
 }
 
 /* A distinct result declared with ravel_result(): tally it, and let the

@@ -252,7 +252,7 @@ void ravel__spawn_executor(void)
     atomic_store(&rt->sh->in_execution, 0);
     atomic_store(&rt->sh->probe_done, 0);
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = REAL(fork)();
     if (pid < 0)
         ravel__fatal("cannot fork the executor: %s", strerror(errno));
     if (pid == 0) {

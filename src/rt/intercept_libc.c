@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char *program_invocation_short_name;
 /* Declared by <assert.h> only without NDEBUG. */
@@ -91,6 +92,20 @@ RAVEL__EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
     if (ravel__controlled() && ravel__atexit_record(fn, arg, dso))
         return 0;
     return REAL(__cxa_atexit)(fn, arg, dso);
+}
+
+/* A child process is not explored: it has one thread and none of the
+ * execution's others, so it runs on its own, uncontrolled, as it would
+ * natively. (The fork itself is not a scheduling point.) */
+RAVEL__EXPORT pid_t fork(void)
+{
+    pid_t pid = REAL(fork)();
+    if (pid == 0 && ravel__rt.active) {
+        ravel__rt.executing = false;
+        ravel__rt.active = false;
+        ravel__self = NULL;
+    }
+    return pid;
 }
 
 RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #define RAVEL_REAL_LIST(X)                                                     \
@@ -109,6 +110,7 @@
     X(void *, memalign, (size_t, size_t))                                      \
     X(void *, valloc, (size_t))                                                \
     X(void *, pvalloc, (size_t))                                               \
+    X(pid_t, fork, (void))                                                     \
     X(FILE *, fopen, (const char *, const char *))                             \
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))

@@ -76,6 +76,9 @@ struct ravel__shared {
     uint32_t noutcomes;
     uint64_t outcomes_dropped;
     struct ravel__outcome outcomes[RAVEL__MAX_OUTCOMES];
+    uint64_t plain_reads;     /* plain memory accesses, all executions */
+    uint64_t plain_writes;
+    uint64_t steps;           /* visible operations, all executions */
     uint8_t exhausted;        /* the strategy explored everything */
     uint8_t stopped_by_limit; /* --executions or --time reached */
     char error[512];          /* tool error raised by the executor */

@@ -184,9 +184,15 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
     }
-    if (rc == RAVEL__APPLY_FULL)
+    if (rc == RAVEL__APPLY_FULL) {
+        if (kind == RAVEL__OP_CREATE)
+            ravel__tool_error(w, "one execution creates more than %d threads, "
+                                 "or nests thread creation too deep for "
+                                 "thread names",
+                              RAVEL__MAX_THREADS);
         ravel__tool_error(w, "one execution needs more than %d data choices",
                           RAVEL__MAX_VCHOICES);
+    }
     atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
                               memory_order_relaxed);
     *result = rc;

@@ -408,6 +408,12 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__sb_printf(&sb, "%.3f", elapsed);
     ravel__json_key(&sb, &first, "complete");
     ravel__sb_add(&sb, sh->exhausted ? "true" : "false");
+    ravel__json_key(&sb, &first, "steps");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->steps);
+    ravel__json_key(&sb, &first, "plain_accesses");
+    ravel__sb_printf(&sb, "{\"reads\":%llu,\"writes\":%llu}",
+                     (unsigned long long)sh->plain_reads,
+                     (unsigned long long)sh->plain_writes);
     if (sv.error) {
         ravel__json_key(&sb, &first, "error");
         ravel__json_str(&sb, sv.errmsg);

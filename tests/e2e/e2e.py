@@ -289,6 +289,19 @@ def group_direct(args):
     p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--json", "--", fixed], cwd=work)
     s = json.loads(p.stdout)
     check(p.returncode == 0 and s["executions"] > 100 and s["elapsed_s"] < 5, "--time: %s" % p.stdout)
+    # Plain memory accesses reach the runtime and are recorded.
+    p = run([args.ravel, "run", "--seed", "1", "--executions", "20", "--json", "--",
+             os.path.join(args.exe_dir, "state_reset"), "-v", "input"], cwd=work)
+    s = json.loads(p.stdout)
+    check(p.returncode == 0 and s["plain_accesses"]["reads"] > 0 and s["plain_accesses"]["writes"] > 0
+          and s["steps"] > 20, "plain accesses not recorded: %s" % p.stdout)
+    # Progress on stderr (forced: stderr is not a terminal here).
+    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--progress", "always",
+             "--", fixed], cwd=work)
+    check(p.returncode == 0 and re.search(r"ravel: \d+ executions, \d+/s", p.stderr) is not None,
+          "no progress line: %r" % p.stderr[-300:])
+    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--", fixed], cwd=work)
+    check("\r" not in p.stderr, "progress shown although stderr is not a terminal")
     # Help is a manual.
     for cmd in (["--help"], ["help", "run"], ["run", "--help"], ["replay", "--help"]):
         p = run([args.ravel] + cmd)
