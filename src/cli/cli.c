@@ -69,6 +69,22 @@ void ravel__check_program(const char *cmd, const char *prog, char *out,
         if (!found)
             ravel__usage_error(cmd, "%s: command not found", prog);
     }
+    /* A script (a libtool wrapper, say) runs the real program, whose
+     * runtime reads RAVEL_OPTIONS; ravel cannot check that program. */
+    FILE *f = fopen(out, "rb");
+    char magic[2] = {0, 0};
+    if (f) {
+        if (fread(magic, 1, 2, f) != 2)
+            magic[0] = 0;
+        fclose(f);
+    }
+    if (magic[0] == '#' && magic[1] == '!') {
+        fprintf(stderr,
+                "ravel %s: note: %s is a script; the program it runs must be "
+                "built with ravel\n",
+                cmd, prog);
+        return;
+    }
     struct ravel__elf e;
     char err[PATH_MAX + 64];
     if (ravel__elf_open(out, &e, err, sizeof err) != 0)

@@ -414,6 +414,8 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__sb_printf(&sb, "{\"reads\":%llu,\"writes\":%llu}",
                      (unsigned long long)sh->plain_reads,
                      (unsigned long long)sh->plain_writes);
+    ravel__json_key(&sb, &first, "interrupted");
+    ravel__sb_add(&sb, sv.interrupted ? "true" : "false");
     if (sv.error) {
         ravel__json_key(&sb, &first, "error");
         ravel__json_str(&sb, sv.errmsg);
