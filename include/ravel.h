@@ -9,6 +9,15 @@
  *                     a bug of kind "nondeterminism" when executions of the
  *                     program declare different results, listing each
  *                     distinct result with a replay ticket.
+ *   ravel_choose(n)   a value in [0, n) that ravel chooses, like a thread
+ *                     choice: systematic strategies try every value, a
+ *                     ticket records it. (Outside ravel: 0.)
+ *   ravel_assume(c)   an execution where c is false is discarded, not
+ *                     reported (it counts as "blocked").
+ *   ravel_atomic_begin(), ravel_atomic_end()
+ *                     no other thread runs in between (unless this one
+ *                     blocks): an atomic section, to model operations the
+ *                     real system performs atomically.
  *
  * When the program is not running under ravel, these functions do
  * nothing. C and C++ compatible. Link against libravel_rt (ravel-cc does).
@@ -26,6 +35,16 @@ extern "C" {
 
 /* Declares the result of the current execution (the last call wins). */
 void ravel_result(long value);
+
+/* A nondeterministic value in [0, n), chosen by ravel (n >= 1). */
+unsigned ravel_choose(unsigned n);
+
+/* Discards the current execution unless cond holds. */
+void ravel_assume(int cond);
+
+/* An atomic section of the calling thread (they nest). */
+void ravel_atomic_begin(void);
+void ravel_atomic_end(void);
 
 #ifdef __cplusplus
 }

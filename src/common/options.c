@@ -239,16 +239,36 @@ static bool one_of(const char *v, const char *const *list)
 int ravel__options_validate(const struct ravel__options *o, char *err,
                             size_t errlen)
 {
-    static const char *const strategies[] = {"random", "replay", NULL};
+    static const char *const strategies[] = {"auto", "dpor", "dfs", "pct",
+                                             "random", "replay", NULL};
     static const char *const whens[] = {"auto", "always", "never", NULL};
     if (!o->strategy || !one_of(o->strategy, strategies)) {
         snprintf(err, errlen,
-                 "unknown strategy '%s' (available: random, replay)",
+                 "unknown strategy '%s' (available: auto, dpor, dfs, pct, "
+                 "random, replay)",
                  o->strategy ? o->strategy : "");
         return -1;
     }
     if (!strcmp(o->strategy, "replay") && !o->ticket) {
         snprintf(err, errlen, "strategy 'replay' needs a ticket (--ticket)");
+        return -1;
+    }
+    bool systematic = !strcmp(o->strategy, "dfs") ||
+                      !strcmp(o->strategy, "dpor");
+    if ((o->set[RAVEL__OPT_preemption_bound] ||
+         o->set[RAVEL__OPT_delay_bound]) &&
+        !systematic) {
+        snprintf(err, errlen, "--preemption-bound and --delay-bound need "
+                              "--strategy dfs or dpor");
+        return -1;
+    }
+    if (o->set[RAVEL__OPT_preemption_bound] && o->set[RAVEL__OPT_delay_bound]) {
+        snprintf(err, errlen,
+                 "use either --preemption-bound or --delay-bound, not both");
+        return -1;
+    }
+    if (o->pct_depth == 0 || o->pct_depth > 32) {
+        snprintf(err, errlen, "--pct-depth must be between 1 and 32");
         return -1;
     }
     if (!o->progress || !one_of(o->progress, whens)) {

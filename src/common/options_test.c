@@ -10,7 +10,7 @@ CHECK_TEST(defaults)
 {
     struct ravel__options o;
     ravel__options_defaults(&o);
-    CHECK_STR(o.strategy, "random");
+    CHECK_STR(o.strategy, "auto");
     CHECK_EQ(o.executions, 1000);
     CHECK_EQ(o.max_steps, 100000);
     CHECK(!o.keep_going);
@@ -54,13 +54,19 @@ CHECK_TEST(rejects_bad_text)
         ravel__options_free(&o);
     }
     ravel__options_defaults(&o);
-    CHECK_EQ(ravel__options_parse(&o, "strategy=dfs", err, sizeof err), 0);
+    CHECK_EQ(ravel__options_parse(&o, "strategy=dfx", err, sizeof err), 0);
     CHECK_EQ(ravel__options_validate(&o, err, sizeof err), -1);
     CHECK(strstr(err, "unknown strategy") != NULL);
     ravel__options_free(&o);
     ravel__options_defaults(&o);
     CHECK_EQ(ravel__options_parse(&o, "strategy=replay", err, sizeof err), 0);
     CHECK_EQ(ravel__options_validate(&o, err, sizeof err), -1);
+    ravel__options_free(&o);
+    ravel__options_defaults(&o);
+    CHECK_EQ(ravel__options_parse(&o, "preemption_bound=2", err, sizeof err),
+             0);
+    CHECK_EQ(ravel__options_validate(&o, err, sizeof err), -1);
+    CHECK(strstr(err, "dfs or dpor") != NULL);
     ravel__options_free(&o);
 }
 

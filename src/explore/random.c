@@ -12,17 +12,23 @@
  * If an execution never had a real choice (one thread enabled at every
  * point, no data choice), every execution of a deterministic program is
  * the same; the strategy then reports the space exhausted after one.
+ * Random scheduling promises nothing; the summary says how many distinct
+ * traces it saw.
  */
 #include "strategy.h"
 
 #include "../common/prng.h"
+#include "traces.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct random_strategy {
     struct ravel__strategy base;
     uint64_t seed;
+    uint64_t executions;
     struct ravel__prng prng;
+    struct ravel__traces traces;
 };
 
 static void random_begin(struct ravel__strategy *s, uint64_t number)
@@ -49,31 +55,57 @@ static uint32_t random_choose_value(struct ravel__strategy *s,
     return (uint32_t)ravel__prng_below(&r->prng, n);
 }
 
-static bool random_end(struct ravel__strategy *s, const struct ravel__exec *x)
+static bool random_end(struct ravel__strategy *s, const struct ravel__exec *x,
+                       bool blocked)
 {
-    if (x->choice_points == 0 && x->number == 0) {
+    struct random_strategy *r = (struct random_strategy *)s;
+    r->executions++;
+    if (blocked) {
+        s->stats->blocked++;
+    } else {
+        ravel__traces_add(&r->traces, x);
+        s->stats->traces = r->traces.n;
+    }
+    if (x->choice_points == 0 && x->number == 0 && !blocked) {
         s->exhausted = true;
+        s->stats->complete = 1;
         return false;
     }
     return true;
 }
 
+static void random_finish(struct ravel__strategy *s)
+{
+    struct random_strategy *r = (struct random_strategy *)s;
+    if (s->exhausted)
+        snprintf(s->stats->guarantee, sizeof s->stats->guarantee,
+                 "exhausted: the program has a single schedule");
+    else
+        snprintf(s->stats->guarantee, sizeof s->stats->guarantee,
+                 "random: %llu distinct trace%s seen, no coverage guarantee",
+                 (unsigned long long)r->traces.n, r->traces.n == 1 ? "" : "s");
+}
+
 static void random_destroy(struct ravel__strategy *s)
 {
+    struct random_strategy *r = (struct random_strategy *)s;
+    ravel__traces_free(&r->traces);
     free(s);
 }
 
 static const struct ravel__strategy_ops random_ops = {
-    "random",           random_begin, random_choose_thread,
-    random_choose_value, random_end,  random_destroy,
+    "random",   random_begin,  random_choose_thread, random_choose_value,
+    random_end, random_finish, random_destroy,
 };
 
-struct ravel__strategy *ravel__random_new(uint64_t seed)
+struct ravel__strategy *ravel__random_new(const struct ravel__strategy_config *c)
 {
     struct random_strategy *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->base.ops = &random_ops;
-    r->seed = seed;
+    r->base.stats = c->stats;
+    r->seed = c->seed;
+    c->stats->bound = -1;
     return &r->base;
 }

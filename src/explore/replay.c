@@ -101,10 +101,22 @@ static uint32_t replay_choose_value(struct ravel__strategy *s,
     return c->value;
 }
 
-static bool replay_end(struct ravel__strategy *s, const struct ravel__exec *x)
+static bool replay_end(struct ravel__strategy *s, const struct ravel__exec *x,
+                       bool blocked)
 {
     s->exhausted = true;
+    s->stats->complete = 1;
+    if (blocked)
+        s->stats->blocked++;
+    else
+        s->stats->traces = 1;
     return false;
+}
+
+static void replay_finish(struct ravel__strategy *s)
+{
+    snprintf(s->stats->guarantee, sizeof s->stats->guarantee,
+             "replayed the ticket's schedule");
 }
 
 static void replay_destroy(struct ravel__strategy *s)
@@ -113,16 +125,18 @@ static void replay_destroy(struct ravel__strategy *s)
 }
 
 static const struct ravel__strategy_ops replay_ops = {
-    "replay",           replay_begin, replay_choose_thread,
-    replay_choose_value, replay_end,  replay_destroy,
+    "replay",   replay_begin,  replay_choose_thread, replay_choose_value,
+    replay_end, replay_finish, replay_destroy,
 };
 
-struct ravel__strategy *ravel__replay_new(const struct ravel__ticket *t)
+struct ravel__strategy *ravel__replay_new(const struct ravel__strategy_config *c)
 {
     struct replay_strategy *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->base.ops = &replay_ops;
-    r->t = t;
+    r->base.stats = c->stats;
+    r->t = c->ticket;
+    c->stats->bound = -1;
     return &r->base;
 }

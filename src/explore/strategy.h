@@ -4,15 +4,35 @@
  * A strategy is asked three things: at the start of each execution to get
  * ready, at each scheduling point which enabled thread runs next (and, at a
  * data choice, which value), and at the end whether another execution
- * should follow. Random, replay - and later PCT, bounded DFS and DPOR -
- * plug in through this table, so they run on the same programs and report
- * comparable figures (docs/architecture.md, "Strategies").
+ * should follow. Random, PCT, bounded DFS, DPOR, replay and the automatic
+ * choice between them plug in through this table, so they run on the same
+ * programs and report comparable figures (docs/exploration.md).
+ *
+ * What a strategy has done and can promise is kept in struct
+ * ravel__explore_stats, which lives in memory shared with the supervisor,
+ * like the systematic strategies' search tree: a crash of the program
+ * does not lose the search.
  */
 #ifndef RAVEL_STRATEGY_H
 #define RAVEL_STRATEGY_H
 
+#include "../common/strbuf.h"
 #include "../model/model.h"
 #include "ticket.h"
+
+/* choose_* results besides an index. */
+#define RAVEL__CHOICE_ERROR RAVEL__NONE          /* see `error` */
+#define RAVEL__CHOICE_BLOCKED (RAVEL__NONE - 1)  /* abandon: redundant */
+
+struct ravel__explore_stats {
+    uint64_t traces;  /* distinct Mazurkiewicz traces among complete
+                         executions (systematic strategies: exact) */
+    uint64_t blocked; /* executions cut short: redundant by sleep sets, or
+                         a false ravel_assume() */
+    int32_t bound;    /* bound explored so far, -1 when unbounded */
+    uint8_t complete; /* the whole space (or the bound) was explored */
+    char guarantee[320]; /* what the run guarantees, for the summary */
+};
 
 struct ravel__strategy;
 
@@ -23,33 +43,68 @@ struct ravel__strategy_ops {
     /*
      * Chooses the thread to run among enabled[0..n) (n >= 1, creation
      * order); `current` is the thread that reached the scheduling point.
-     * Returns an index into enabled, or RAVEL__NONE when the strategy
-     * cannot continue (a replay that diverged; see `error`).
+     * Returns an index into enabled, RAVEL__CHOICE_BLOCKED to abandon the
+     * execution as redundant, or RAVEL__CHOICE_ERROR (see `error`).
      */
     uint32_t (*choose_thread)(struct ravel__strategy *s,
                               const struct ravel__exec *x,
                               const uint32_t *enabled, uint32_t n,
                               uint32_t current);
-    /* Chooses a value in [0, n) (n >= 2); RAVEL__NONE as above. */
+    /* Chooses a value in [0, n) (n >= 2); RAVEL__CHOICE_* as above. */
     uint32_t (*choose_value)(struct ravel__strategy *s,
                              const struct ravel__exec *x, uint32_t n);
-    /* The execution ended; returns true when another one should run. */
-    bool (*end)(struct ravel__strategy *s, const struct ravel__exec *x);
+    /* The execution ended (`blocked`: abandoned); returns true when
+     * another one should run. Updates the stats. */
+    bool (*end)(struct ravel__strategy *s, const struct ravel__exec *x,
+                bool blocked);
+    /* The run is over (for whatever reason): fill in stats->guarantee and
+     * stats->complete. */
+    void (*finish)(struct ravel__strategy *s);
     void (*destroy)(struct ravel__strategy *s);
 };
 
 struct ravel__strategy {
     const struct ravel__strategy_ops *ops;
-    /* Set when the strategy has explored everything it can (a program
-     * with a single schedule, a finished replay). */
+    /* Set when the strategy has explored everything it can. */
     bool exhausted;
-    /* Why choose_* returned RAVEL__NONE. */
+    struct ravel__explore_stats *stats; /* shared; never NULL */
+    /* Why choose_* returned RAVEL__CHOICE_ERROR. */
     char error[256];
 };
 
-/* Seeded uniform choice among enabled threads (PULSE's scheduler). */
-struct ravel__strategy *ravel__random_new(uint64_t seed);
-/* Follows a ticket's schedule exactly; takes ownership of nothing. */
-struct ravel__strategy *ravel__replay_new(const struct ravel__ticket *t);
+/* How to build a strategy (from the run's options). */
+struct ravel__strategy_config {
+    const char *name; /* random, pct, dfs, dpor, auto, replay */
+    uint64_t seed;
+    int64_t preemption_bound; /* -1: none */
+    int64_t delay_bound;      /* -1: none */
+    uint32_t pct_depth;
+    uint64_t executions; /* budget (0: none) */
+    double time;         /* budget in seconds (0: none) */
+    const struct ravel__ticket *ticket;
+    /* Shared memory for the search state of systematic strategies, and
+     * whether it holds a search to resume (after a crash). */
+    void *shared;
+    size_t shared_size;
+    bool resume;
+    uint32_t shard, shards; /* explore only shard `shard` of `shards` */
+    struct ravel__explore_stats *stats;
+};
+
+/* Bytes of shared memory the systematic strategies need for executions
+ * of up to max_steps steps. */
+size_t ravel__strategy_shared_size(uint64_t max_steps);
+
+/* Builds the strategy; NULL with a message in err on a bad configuration. */
+struct ravel__strategy *ravel__strategy_new(
+    const struct ravel__strategy_config *cfg, char *err, size_t errlen);
+
+/* The individual strategies (called by ravel__strategy_new). */
+struct ravel__strategy *ravel__random_new(const struct ravel__strategy_config *c);
+struct ravel__strategy *ravel__replay_new(const struct ravel__strategy_config *c);
+struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c);
+struct ravel__strategy *ravel__systematic_new(
+    const struct ravel__strategy_config *c, bool dpor);
+struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c);
 
 #endif

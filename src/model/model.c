@@ -107,6 +107,25 @@ struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
     return x;
 }
 
+void ravel__exec_copy(struct ravel__exec *dst, const struct ravel__exec *src)
+{
+    struct ravel__object *objects = dst->objects;
+    uint32_t *index = dst->index;
+    struct ravel__event *events = dst->events;
+    uint32_t me = dst->max_events, mo = dst->max_objects, im = dst->index_mask;
+    RAVEL__CHECK(src->nevents <= me && src->nobjects <= mo);
+    memcpy(dst, src, offsetof(struct ravel__exec, threads));
+    memcpy(dst->threads, src->threads, src->nthreads * sizeof *src->threads);
+    dst->objects = objects;
+    dst->index = index;
+    dst->events = events;
+    dst->max_events = me;
+    dst->max_objects = mo;
+    dst->index_mask = im;
+    memcpy(objects, src->objects, src->nobjects * sizeof *objects);
+    memcpy(events, src->events, src->nevents * sizeof *events);
+}
+
 void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
 {
     for (uint32_t i = 0; i < x->nobjects; i++)

@@ -116,6 +116,13 @@ struct ravel__thread {
     uint64_t retval;
     int32_t tid; /* OS thread id, for the supervisor's hang probe */
     uint32_t steps;
+    uint64_t yield_wait;    /* fairness: threads that must run before this
+                               one, after it yielded (threads < 64) */
+    uint64_t others_enabled; /* other threads enabled when it was last
+                                chosen (for yield_wait) */
+    uint32_t atomic;        /* depth of atomic sections it is in */
+    uint32_t atomic_fn;     /* of which opened by __VERIFIER_atomic_ calls */
+    uint64_t atomic_fn_depth[8]; /* shadow-stack depth of each such call */
     uint64_t reads, writes; /* plain memory accesses this execution */
     /* Shadow call stack from the compiler's function entry/exit hooks: a
      * ring, so the innermost frames survive deep recursion. */
@@ -223,6 +230,8 @@ enum ravel__end_reason {
     RAVEL__END_EXIT,         /* exit() or return from main */
     RAVEL__END_ALL_FINISHED, /* main called pthread_exit, all finished */
     RAVEL__END_FAILURE,
+    RAVEL__END_BLOCKED, /* abandoned: redundant (sleep set), a false
+                           ravel_assume, or over the thread cap */
 };
 
 struct ravel__exec {
@@ -254,6 +263,9 @@ size_t ravel__exec_size(uint32_t max_events, uint32_t max_objects);
  * zeroed). */
 struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
                                        uint32_t max_objects);
+/* Copies the record of execution src into dst (laid out with at least the
+ * same capacities): everything reports and tickets read. */
+void ravel__exec_copy(struct ravel__exec *dst, const struct ravel__exec *src);
 /* Starts execution `number`: forgets all state, creates thread "1". */
 void ravel__exec_begin(struct ravel__exec *x, uint64_t number);
 

@@ -359,21 +359,43 @@ uint32_t ravel__report_preemptions(const struct ravel__exec *x)
     return p;
 }
 
-void ravel__report_compact(struct ravel__strbuf *sb,
-                           const struct ravel__exec *x)
+/* Up to this many steps, a run is written with one '-' per extra step;
+ * longer runs as "-{N}". */
+#define DASHES_MAX 16
+
+static void compact(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                    uint32_t max_runs)
 {
+    uint32_t runs = 0;
     for (uint32_t i = 0; i < x->nevents;) {
         uint32_t j = i + 1;
         while (j < x->nevents && x->events[j].thread == x->events[i].thread)
             j++;
+        if (max_runs && runs == max_runs) {
+            uint32_t left = 0;
+            for (uint32_t k = i; k < x->nevents; k++)
+                left += k == i || x->events[k].thread != x->events[k - 1].thread;
+            ravel__sb_printf(sb, " ... (%u more runs)", left);
+            return;
+        }
         if (i)
             ravel__sb_addc(sb, ' ');
         ravel__sb_addc(sb,
                        (x->events[i].flags & RAVEL__EV_PREEMPT) ? 'P' : 'S');
         ravel__sb_add(sb, thread_name(x, x->events[i].thread));
-        ravel__sb_pad(sb, '-', j - i - 1);
+        if (j - i - 1 <= DASHES_MAX)
+            ravel__sb_pad(sb, '-', j - i - 1);
+        else
+            ravel__sb_printf(sb, "-{%u}", j - i - 1);
+        runs++;
         i = j;
     }
+}
+
+void ravel__report_compact(struct ravel__strbuf *sb,
+                           const struct ravel__exec *x)
+{
+    compact(sb, x, 0);
 }
 
 static void put_cell(struct ravel__strbuf *sb, const char *text, size_t width,
@@ -467,7 +489,8 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
         }
     }
     ravel__sb_add(sb, "Schedule: ");
-    ravel__report_compact(sb, x);
+    /* A report shows the schedule's first runs; a trace file all of it. */
+    compact(sb, x, max_rows ? 400 : 0);
     ravel__sb_addc(sb, '\n');
     locs_free(&locs);
     free(nm.n);
@@ -757,6 +780,11 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
         else if (op->kind == RAVEL__OP_COND_WAKE)
             snprintf(what, sizeof what, "wait on %s", obj_name(nm, op->obj));
         uint32_t by = ravel__blocker(x, t);
+        if (op->kind == RAVEL__OP_START) {
+            ravel__sb_printf(sb, "  thread %s has not started yet\n",
+                             th->name);
+            continue;
+        }
         if (by != RAVEL__NONE && by != t && op->kind != RAVEL__OP_JOIN)
             ravel__sb_printf(sb, "  thread %s is blocked in %s, held by "
                              "thread %s\n",

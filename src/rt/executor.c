@@ -132,6 +132,14 @@ static bool after_execution(uint64_t number)
         ravel__sv_call(RAVEL__MSG_ERROR, 0);
         return false;
     }
+    if (x->ended == RAVEL__END_BLOCKED) {
+        rt->sh->blocked_runs++;
+        return true;
+    }
+    if (rt->last_complete) {
+        ravel__exec_copy(rt->last_complete, x);
+        rt->sh->have_last_complete = 1;
+    }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended == RAVEL__END_EXIT &&
         x->exit_status != 0 && !rt->opt.ignore_exit_status) {
         uint32_t t = 0;
@@ -175,6 +183,18 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     }
     ravel__reset_snapshot();
+    ravel__make_strategy(rt->opt.resume_at > 0);
+    if (rt->opt.resume_at > 0 && strcmp(rt->opt.strategy, "replay") != 0) {
+        /* An executor died in the previous execution (still in shared
+         * memory): let the strategy learn from it before going on. */
+        if (!rt->strategy->ops->end(rt->strategy, rt->x, false)) {
+            rt->strategy->ops->finish(rt->strategy);
+            if (rt->strategy->exhausted)
+                rt->sh->exhausted = 1;
+            ravel__sv_call(RAVEL__MSG_DONE, 0);
+            return 0;
+        }
+    }
 
     const struct ravel__options *o = &rt->opt;
     double deadline = o->time > 0 ? rt->start_time + o->time : 0;
@@ -195,13 +215,15 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         run_one(number);
         bool go_on = after_execution(number);
         atomic_store(&rt->sh->executions_done, number + 1);
-        bool more = rt->strategy->ops->end(rt->strategy, rt->x);
+        bool more = rt->strategy->ops->end(rt->strategy, rt->x,
+                                           rt->x->ended == RAVEL__END_BLOCKED);
         if (rt->strategy->exhausted)
             rt->sh->exhausted = 1;
         if (!go_on || !more)
             break;
         number++;
     }
+    rt->strategy->ops->finish(rt->strategy);
     if (!rt->supervised)
         return ravel__sv_finish();
     ravel__sv_call(RAVEL__MSG_DONE, 0);

@@ -208,10 +208,25 @@ static void setup(void)
     else
         rt->sh->seed = rt->opt.set[RAVEL__OPT_seed] ? rt->opt.seed
                                                      : fresh_seed();
-    rt->strategy = replay ? ravel__replay_new(&rt->ticket)
-                          : ravel__random_new(rt->sh->seed);
-    if (!rt->strategy)
-        ravel__fatal("out of memory");
+    /* The systematic strategies keep their search tree in shared memory,
+     * so that a crash does not lose the search. */
+    size_t tree = ravel__strategy_shared_size(rt->opt.max_steps);
+    void *tree_mem = mmap(NULL, tree, PROT_READ | PROT_WRITE,
+                          MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (tree_mem == MAP_FAILED)
+        ravel__fatal("cannot map %zu bytes of shared memory: %s", tree,
+                     strerror(errno));
+    rt->strategy_mem = tree_mem;
+    rt->strategy_mem_size = tree;
+    if (rt->opt.trace) {
+        size_t xs = ravel__exec_size(max_events, MAX_OBJECTS);
+        void *lc = mmap(NULL, xs, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (lc == MAP_FAILED)
+            ravel__fatal("cannot map %zu bytes of shared memory: %s", xs,
+                         strerror(errno));
+        rt->last_complete = ravel__exec_layout(lc, max_events, MAX_OBJECTS);
+    }
     ravel__bug_context = bug_context;
     ravel__report_program_pc = ravel__pc_instrumented;
     ravel__modules_scan();
@@ -231,6 +246,34 @@ static void setup(void)
     rt->to_sv = move_high(ev[1]);
     rt->from_sv = move_high(rp[0]);
     rt->sv_out = move_high(rp[1]);
+}
+
+/* Builds the strategy (in the executor, before the first execution). */
+void ravel__make_strategy(bool resume)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    const struct ravel__options *o = &rt->opt;
+    struct ravel__strategy_config c = {
+        .name = o->strategy,
+        .seed = rt->sh->seed,
+        .preemption_bound = o->set[RAVEL__OPT_preemption_bound]
+                                ? (int64_t)o->preemption_bound
+                                : -1,
+        .delay_bound =
+            o->set[RAVEL__OPT_delay_bound] ? (int64_t)o->delay_bound : -1,
+        .pct_depth = (uint32_t)o->pct_depth,
+        .executions = o->executions,
+        .time = o->time,
+        .ticket = rt->have_ticket ? &rt->ticket : NULL,
+        .shared = rt->strategy_mem,
+        .shared_size = rt->strategy_mem_size,
+        .resume = resume,
+        .stats = &rt->sh->stats,
+    };
+    char err[256];
+    rt->strategy = ravel__strategy_new(&c, err, sizeof err);
+    if (!rt->strategy)
+        ravel__fatal("%s", err);
 }
 
 /* The program's main as libc calls it, in the executor. */

@@ -52,6 +52,9 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
     if (!w)
         return REAL(pthread_create)(out, attr, fn, arg);
     int saved = errno;
+    uint64_t cap = ravel__rt.opt.max_threads;
+    if (cap && ravel__rt.x->nthreads > cap)
+        ravel__block_execution(w); /* over --max-threads: abandon */
     int detach = PTHREAD_CREATE_JOINABLE;
     size_t stack = 0;
     if (attr) {

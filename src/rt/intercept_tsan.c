@@ -48,16 +48,31 @@ RAVEL__EXPORT void __tsan_init(void)
 RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w)
-        ravel__stack_push(&ravel__rt.x->threads[w->slot],
-                          (uint64_t)(uintptr_t)caller_pc);
+    if (!w)
+        return;
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    ravel__stack_push(th, (uint64_t)(uintptr_t)caller_pc);
+    /* SV-COMP: a __VERIFIER_atomic_* function runs atomically. */
+    if (RAVEL__UNLIKELY(ravel__pc_atomic_function(RAVEL__CALLER_PC)) &&
+        th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
+        th->atomic_fn_depth[th->atomic_fn++] = th->depth;
+        th->atomic++;
+    }
 }
 
 RAVEL__EXPORT void __tsan_func_exit(void)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w)
-        ravel__stack_pop(&ravel__rt.x->threads[w->slot]);
+    if (!w)
+        return;
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    if (RAVEL__UNLIKELY(th->atomic_fn) &&
+        th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
+        th->atomic_fn--;
+        if (th->atomic)
+            th->atomic--;
+    }
+    ravel__stack_pop(th);
 }
 
 RAVEL__EXPORT void __tsan_ignore_thread_begin(void)

@@ -123,6 +123,32 @@ static void add_module(uintptr_t bias)
         nmods++;
 }
 
+/* Code ranges of SV-COMP's __VERIFIER_atomic_* functions. */
+#define MAX_ATOMIC_FNS 64
+static struct seg atomic_fns[MAX_ATOMIC_FNS];
+static unsigned natomic_fns;
+
+static void find_atomic_functions(const struct ravel__elf *e, uintptr_t bias)
+{
+    static const char prefix[] = "__VERIFIER_atomic_";
+    for (size_t i = 0; i < e->nsyms && natomic_fns < MAX_ATOMIC_FNS; i++) {
+        const struct ravel__elf_sym *s = &e->syms[i];
+        if (s->is_func && !strncmp(s->name, prefix, sizeof prefix - 1) &&
+            strcmp(s->name, "__VERIFIER_atomic_begin") &&
+            strcmp(s->name, "__VERIFIER_atomic_end"))
+            atomic_fns[natomic_fns++] =
+                (struct seg){bias + s->value, bias + s->value + s->size};
+    }
+}
+
+bool ravel__pc_atomic_function(uint64_t pc)
+{
+    for (unsigned i = 0; i < natomic_fns; i++)
+        if (pc >= atomic_fns[i].lo && pc < atomic_fns[i].hi)
+            return true;
+    return false;
+}
+
 static uintptr_t seen[MAX_SEEN];
 static unsigned nseen;
 
@@ -169,13 +195,13 @@ static void scan(void)
         if (nseen < MAX_SEEN)
             seen[nseen++] = c->bias;
         bool instrumented = c->main;
-        if (!instrumented) {
-            struct ravel__elf e;
-            char err[128];
-            if (ravel__elf_open(c->path, &e, err, sizeof err) == 0) {
-                instrumented = ravel__elf_imports(&e, "__tsan_init");
-                ravel__elf_close(&e);
-            }
+        struct ravel__elf e;
+        char err[128];
+        if (ravel__elf_open(c->path, &e, err, sizeof err) == 0) {
+            instrumented = instrumented || ravel__elf_imports(&e, "__tsan_init");
+            if (instrumented)
+                find_atomic_functions(&e, c->bias);
+            ravel__elf_close(&e);
         }
         if (instrumented)
             add_module(c->bias);

@@ -76,6 +76,9 @@ struct ravel__shared {
     uint32_t noutcomes;
     uint64_t outcomes_dropped;
     struct ravel__outcome outcomes[RAVEL__MAX_OUTCOMES];
+    struct ravel__explore_stats stats; /* the strategy's figures */
+    uint64_t blocked_runs;    /* executions abandoned as blocked */
+    uint8_t have_last_complete;
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
@@ -112,7 +115,12 @@ struct ravel__rt {
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;
     struct ravel__exec *x;
+    /* With --trace: the last execution that ran to its end (shared), for
+     * the trace of a run without bugs. */
+    struct ravel__exec *last_complete;
     struct ravel__strategy *strategy;
+    void *strategy_mem; /* shared: the systematic strategies' search tree */
+    size_t strategy_mem_size;
     struct ravel__ticket ticket;
     bool have_ticket;
     ravel__main_fn main;
@@ -233,6 +241,12 @@ RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
     RAVEL__PRINTF(2, 3);
 /* True (once) when the execution ended on a tool error (see sh->error). */
 bool ravel__tool_failed(void);
+/* Ends the execution as blocked (abandoned, not a bug). */
+RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w);
+/* A data choice in [0, n) made by the strategy (recorded in the trace). */
+uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n);
+/* __VERIFIER_atomic_* functions: is pc inside one? */
+bool ravel__pc_atomic_function(uint64_t pc);
 /* Caller's return address, the "pc" of an intercepted call. */
 #define RAVEL__CALLER_PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
 /* Forgets an object's state (re-initialisation of the memory). */
@@ -279,6 +293,9 @@ bool ravel__stack_owner(uint64_t addr, uint32_t *slot);
 /* ---- the run (executor.c, supervisor.c, crash.c, init.c) -------------- */
 
 int ravel__executor_main(int argc, char **argv, char **envp);
+/* Builds rt.strategy from the options; `resume`: continue the search of
+ * an executor that crashed. */
+void ravel__make_strategy(bool resume);
 /* Supervisor side handlers; in a run without a supervisor process the
  * executor calls them directly. Return true to go on after a bug. */
 bool ravel__sv_on_bug(void);

@@ -83,6 +83,12 @@ RAVEL__NORETURN void ravel__fail_now(struct ravel__worker *w, uint8_t kind,
 
 static bool tool_failed;
 
+RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w)
+{
+    ravel__rt.x->ended = RAVEL__END_BLOCKED;
+    ravel__end_execution(w);
+}
+
 RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
                                        const char *fmt, ...)
 {
@@ -100,8 +106,25 @@ static uint32_t choose_value(void *ctx, uint32_t n)
     struct ravel__worker *w = ctx;
     struct ravel__strategy *s = ravel__rt.strategy;
     uint32_t v = s->ops->choose_value(s, ravel__rt.x, n);
-    if (v == RAVEL__NONE)
+    if (v == RAVEL__CHOICE_BLOCKED)
+        ravel__block_execution(w);
+    if (v == RAVEL__CHOICE_ERROR)
         ravel__tool_error(w, "%s", s->error);
+    return v;
+}
+
+uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    if (n <= 1)
+        return 0;
+    if (x->nvchoices >= RAVEL__MAX_VCHOICES)
+        ravel__tool_error(w, "one execution needs more than %d data choices",
+                          RAVEL__MAX_VCHOICES);
+    uint32_t v = choose_value(w, n);
+    RAVEL__CHECK(v < n);
+    x->vchoices[x->nvchoices++] = (struct ravel__vchoice){x->nevents, n, v};
+    x->choice_points++;
     return v;
 }
 
@@ -115,6 +138,52 @@ static void give(struct ravel__worker *w, uint32_t next)
     atomic_store_explicit(&ravel__rt.sh->running_tid, nw->tid,
                           memory_order_relaxed);
     ravel__backend->unpark(nw);
+}
+
+/*
+ * Fairness. A thread that yields, sleeps, times out or fails a try-
+ * operation is waiting for another thread to do something; a scheduler
+ * that keeps choosing it would spin forever, a schedule no real system
+ * (and no fair scheduler) produces, and the step limit would report a
+ * livelock that is not there. So, as in CHESS, such a thread is not chosen
+ * again until every thread that was enabled when it yielded has run (or
+ * become disabled). Strategies only ever see the fair choices.
+ */
+static bool yield_like(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_YIELD || ev->kind == RAVEL__OP_SLEEP ||
+           (ev->flags & (RAVEL__EV_TIMEDOUT | RAVEL__EV_FAILED));
+}
+
+/* After thread t's step ev: update everyone's fairness waits. */
+static void fairness_after(struct ravel__exec *x, uint32_t t,
+                           const struct ravel__event *ev)
+{
+    if (t >= 64)
+        return;
+    uint64_t tb = 1ULL << t;
+    for (uint32_t u = 0; u < x->nthreads && u < 64; u++)
+        x->threads[u].yield_wait &= ~tb;
+    if (yield_like(ev))
+        x->threads[t].yield_wait = x->threads[t].others_enabled;
+}
+
+/* Drops threads waiting (by fairness) for others from enabled[]. */
+static uint32_t fair_filter(const struct ravel__exec *x, uint32_t *enabled,
+                            uint32_t n)
+{
+    uint64_t en = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (enabled[i] < 64)
+            en |= 1ULL << enabled[i];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = enabled[i];
+        if (t < 64 && (x->threads[t].yield_wait & en))
+            continue;
+        enabled[k++] = t;
+    }
+    return k ? k : n; /* everyone waits for everyone: let them all go */
 }
 
 /*
@@ -147,16 +216,29 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
                     blocked, blocked == 1 ? "" : "s");
         ravel__end_execution(w);
     }
+    /* Inside an atomic section the thread goes on, unless it blocks. */
+    if (me_live && x->threads[me].atomic && ravel__op_enabled(x, me))
+        return me;
+    n = fair_filter(x, enabled, n);
     if (n > 1)
         x->choice_points++;
     struct ravel__strategy *s = ravel__rt.strategy;
     uint32_t i = s->ops->choose_thread(s, x, enabled, n, me);
-    if (i == RAVEL__NONE)
+    if (i == RAVEL__CHOICE_BLOCKED)
+        ravel__block_execution(w);
+    if (i == RAVEL__CHOICE_ERROR)
         ravel__tool_error(w, "%s", s->error);
     RAVEL__CHECK(i < n);
     uint32_t next = enabled[i];
     if (next != me && me_live && ravel__op_enabled(x, me))
         x->next_flags |= RAVEL__EV_PREEMPT;
+    if (next < 64) {
+        uint64_t others = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (enabled[k] != next && enabled[k] < 64)
+                others |= 1ULL << enabled[k];
+        x->threads[next].others_enabled = others;
+    }
     return next;
 }
 
@@ -180,6 +262,8 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     }
     struct ravel__event *ev;
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
+    if (rc >= 0)
+        fairness_after(x, me, ev);
     if (rc == RAVEL__APPLY_MISUSE) {
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
@@ -211,6 +295,7 @@ void ravel__thread_started(struct ravel__worker *w, uint64_t fn_pc)
     struct ravel__event *ev;
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
     RAVEL__CHECK(rc == 0);
+    fairness_after(x, me, ev);
     atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
                               memory_order_relaxed);
 }

@@ -115,10 +115,10 @@ static int mkdir_p(const char *dir)
 
 /* Writes the current execution's schedule as a ticket; returns its path
  * in `out` (empty on failure, with a warning printed). */
-static void write_ticket(const char *kind, char *out, size_t outlen)
+static void write_ticket(const struct ravel__exec *x, const char *kind,
+                         char *out, size_t outlen)
 {
     struct ravel__rt *rt = &ravel__rt;
-    struct ravel__exec *x = rt->x;
     out[0] = 0;
     struct ravel__ticket t;
     memset(&t, 0, sizeof t);
@@ -219,14 +219,14 @@ static char *execution_output(size_t *len)
 
 /* ---- trace file ----------------------------------------------------------- */
 
-static void write_trace_file(void)
+static void write_trace_file(const struct ravel__exec *x)
 {
     struct ravel__rt *rt = &ravel__rt;
-    if (!rt->opt.trace || sv.trace_written || rt->x->nevents == 0)
+    if (!rt->opt.trace || sv.trace_written || x->nevents == 0)
         return;
     sv.trace_written = true;
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
-    ravel__report_trace(&sb, rt->x, 0);
+    ravel__report_trace(&sb, x, 0);
     FILE *f = REAL(fopen)(rt->opt.trace, "w");
     if (!f || fwrite(sb.data, 1, sb.len, f) != sb.len || REAL(fclose)(f)) {
         char msg[PATH_MAX + 100];
@@ -251,7 +251,7 @@ bool ravel__sv_on_bug(void)
     struct ravel__exec *x = rt->x;
     size_t outlen;
     char *output = execution_output(&outlen);
-    write_trace_file();
+    write_trace_file(x);
 
     if (x->failure.kind == RAVEL__FAIL_NONE) {
         /* A replay that ended without failing: show what ran. */
@@ -297,7 +297,7 @@ bool ravel__sv_on_bug(void)
     if (is_replay())
         snprintf(b.ticket, sizeof b.ticket, "%s", rt->opt.ticket);
     else
-        write_ticket(ravel__fail_kind_name(b.kind), b.ticket,
+        write_ticket(x, ravel__fail_kind_name(b.kind), b.ticket,
                      sizeof b.ticket);
 
     struct ravel__report_ctx c = {
@@ -326,9 +326,9 @@ void ravel__sv_on_outcome(uint32_t index)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__outcome *o = &rt->sh->outcomes[index];
     if (!is_replay())
-        write_ticket("outcome", o->ticket, sizeof o->ticket);
+        write_ticket(rt->x, "outcome", o->ticket, sizeof o->ticket);
     if (rt->sh->noutcomes == 2) {
-        write_trace_file();
+        write_trace_file(rt->x);
         ravel__sb_printf(&sv.differing,
                          "\nExecution %llu, the first with another result "
                          "(%lld):\n",
@@ -407,7 +407,18 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__json_key(&sb, &first, "elapsed_s");
     ravel__sb_printf(&sb, "%.3f", elapsed);
     ravel__json_key(&sb, &first, "complete");
-    ravel__sb_add(&sb, sh->exhausted ? "true" : "false");
+    ravel__sb_add(&sb, sh->stats.complete || sh->exhausted ? "true" : "false");
+    ravel__json_key(&sb, &first, "bound");
+    if (sh->stats.bound >= 0)
+        ravel__sb_printf(&sb, "%d", sh->stats.bound);
+    else
+        ravel__sb_add(&sb, "null");
+    ravel__json_key(&sb, &first, "traces");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->stats.traces);
+    ravel__json_key(&sb, &first, "blocked");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->blocked_runs);
+    ravel__json_key(&sb, &first, "guarantee");
+    ravel__json_str(&sb, sh->stats.guarantee);
     ravel__json_key(&sb, &first, "steps");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->steps);
     ravel__json_key(&sb, &first, "plain_accesses");
@@ -513,9 +524,10 @@ int ravel__sv_finish(void)
      * ticket, so that any schedule can be replayed and compared. */
     char last_ticket[PATH_MAX] = "";
     if (nbugs == 0 && !sv.error && !sv.interrupted && rt->opt.trace &&
-        !sv.trace_written && !is_replay() && execs > 0) {
-        write_trace_file();
-        write_ticket("clean", last_ticket, sizeof last_ticket);
+        !sv.trace_written && !is_replay() && sh->have_last_complete) {
+        write_trace_file(rt->last_complete);
+        write_ticket(rt->last_complete, "clean", last_ticket,
+                     sizeof last_ticket);
     }
 
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
@@ -529,19 +541,21 @@ int ravel__sv_finish(void)
             ravel__sb_printf(&sb, " (%.0f/s)", (double)execs / elapsed);
         ravel__sb_printf(&sb, ", %s strategy, seed %llu", rt->opt.strategy,
                          (unsigned long long)sh->seed);
-        if (sh->exhausted)
-            ravel__sb_add(&sb, "; the program has a single schedule, so "
-                               "that is all of them");
+        if (sh->blocked_runs)
+            ravel__sb_printf(&sb, ", %llu blocked",
+                             (unsigned long long)sh->blocked_runs);
         if (sv.interrupted)
             ravel__sb_add(&sb, "; interrupted");
         ravel__sb_addc(&sb, '\n');
+        if (sh->stats.guarantee[0])
+            ravel__sb_printf(&sb, "ravel: %s\n", sh->stats.guarantee);
         if (nbugs == 0 && !sv.error)
             ravel__sb_add(&sb, "ravel: no bugs found\n");
         if (last_ticket[0])
             ravel__sb_printf(&sb,
                              "ravel: execution %llu written to %s; replay: "
                              "ravel replay %s\n",
-                             (unsigned long long)rt->x->number + 1,
+                             (unsigned long long)rt->last_complete->number + 1,
                              rt->opt.trace, last_ticket);
         else if (nbugs)
             ravel__sb_printf(&sb, "ravel: %u bug%s found\n", nbugs,

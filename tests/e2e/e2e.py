@@ -186,8 +186,8 @@ def group_badinput(args):
     with open(native + ".c", "w") as f:
         f.write("int main(void) { return 0; }\n")
     subprocess.run(["cc", "-o", native, native + ".c"], check=True)
-    p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
-    ticket = os.path.join(work, "ravel-tickets", "counter-s1-e5-assertion.ticket")
+    p = run([args.ravel, "run", "--seed", "1", "--json", "--", counter], cwd=work)
+    ticket = os.path.join(work, json.loads(p.stdout)["bugs"][0]["ticket"]) if p.returncode == 1 else ""
     check(p.returncode == 1 and os.path.exists(ticket), "could not record a ticket: %s" % p.stderr[-500:])
     text = open(ticket).read() if os.path.exists(ticket) else ""
     def write(name, content):
@@ -246,9 +246,9 @@ def group_gdb(args):
         return
     work = tempfile.mkdtemp(prefix="ravel-gdb-")
     counter = os.path.join(args.exe_dir, "counter")
-    p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
-    ticket = "ravel-tickets/counter-s1-e5-assertion.ticket"
+    p = run([args.ravel, "run", "--seed", "1", "--json", "--", counter], cwd=work)
     check(p.returncode == 1, "no bug to debug")
+    ticket = json.loads(p.stdout)["bugs"][0]["ticket"]
     p = run([args.ravel, "replay", "--gdb", ticket], cwd=work, stdin="bt\nquit\n", timeout=120)
     out = p.stdout + p.stderr
     check("ravel__debug_stop" in out, "gdb did not stop at the failing step: %s" % out[-2000:])
@@ -268,25 +268,29 @@ def group_direct(args):
     check(p.returncode == 1 and s["result"] == "bug" and s["bugs"][0]["kind"] == "assertion",
           "direct run did not find the bug: %d %s" % (p.returncode, p.stderr[-800:]))
     p = run([fixed], cwd=work, env={"RAVEL_OPTIONS": "seed=1 executions=300"})
-    check(p.returncode == 0 and "no bugs found" in p.stderr, "direct clean run: %d %s" % (p.returncode, p.stderr))
+    check(p.returncode == 0 and "no bugs found" in p.stderr and "exhausted: all 2 traces" in p.stderr,
+          "direct clean run: %d %s" % (p.returncode, p.stderr))
     check("counter = " not in p.stdout, "the program's output leaked: %r" % p.stdout)
     # The failing execution's output is shown once, with its report.
     p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
     check(p.stderr.count("  | counter = 1") == 1, "failing output not shown exactly once: %s" % p.stderr)
     # --keep-going reports each distinct bug once and counts repeats.
-    p = run([args.ravel, "run", "--seed", "1", "--keep-going", "--json", "--executions", "300", "--", counter], cwd=work)
+    p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--keep-going", "--json",
+             "--executions", "300", "--", counter], cwd=work)
     s = json.loads(p.stdout)
     check(p.returncode == 1 and len(s["bugs"]) == 1 and s["bugs"][0]["occurrences"] > 1
           and s["executions"] == 300, "keep-going: %s" % p.stdout)
     check(p.stderr.count("ravel: BUG") == 1, "keep-going printed the same bug twice")
     # --keep-going survives crashes: the supervisor resumes after each.
     crash = os.path.join(args.exe_dir, "crash")
-    p = run([args.ravel, "run", "--seed", "1", "--keep-going", "--json", "--executions", "60", "--", crash], cwd=work)
+    p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--keep-going", "--json",
+             "--executions", "60", "--", crash], cwd=work)
     s = json.loads(p.stdout)
     check(p.returncode == 1 and s["executions"] == 60 and s["bugs"][0]["occurrences"] > 1,
           "keep-going over crashes: %s %s" % (p.stdout, p.stderr[-500:]))
     # --time bounds a run without an execution limit.
-    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--json", "--", fixed], cwd=work)
+    p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--executions", "0", "--time", "1",
+             "--json", "--", fixed], cwd=work)
     s = json.loads(p.stdout)
     check(p.returncode == 0 and s["executions"] > 100 and s["elapsed_s"] < 5, "--time: %s" % p.stdout)
     # Plain memory accesses reach the runtime and are recorded.
@@ -296,11 +300,12 @@ def group_direct(args):
     check(p.returncode == 0 and s["plain_accesses"]["reads"] > 0 and s["plain_accesses"]["writes"] > 0
           and s["steps"] > 20, "plain accesses not recorded: %s" % p.stdout)
     # Progress on stderr (forced: stderr is not a terminal here).
-    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--progress", "always",
-             "--", fixed], cwd=work)
+    p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--executions", "0", "--time", "1",
+             "--progress", "always", "--", fixed], cwd=work)
     check(p.returncode == 0 and re.search(r"ravel: \d+ executions, \d+/s", p.stderr) is not None,
           "no progress line: %r" % p.stderr[-300:])
-    p = run([args.ravel, "run", "--seed", "1", "--executions", "0", "--time", "1", "--", fixed], cwd=work)
+    p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--executions", "0", "--time", "1",
+             "--", fixed], cwd=work)
     check("\r" not in p.stderr, "progress shown although stderr is not a terminal")
     # Help is a manual.
     for cmd in (["--help"], ["help", "run"], ["run", "--help"], ["replay", "--help"]):

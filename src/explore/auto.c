@@ -1,0 +1,165 @@
+/*
+ * auto.c - the default strategy: DPOR while the space fits the budget,
+ * then PCT.
+ *
+ * DPOR gives the strongest promise (every trace explored) when the program
+ * is small enough; when it is not, half the budget (executions or time) is
+ * spent on DPOR and the rest on PCT at depth 3, whose promise is
+ * probabilistic. With no budget at all, DPOR runs until done. The summary
+ * says which promise the run ended with.
+ */
+#include "strategy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct autos {
+    struct ravel__strategy base;
+    struct ravel__strategy *dpor, *pct;
+    struct ravel__explore_stats dpor_stats, pct_stats;
+    bool switched;
+    uint64_t budget;
+    double time_budget, start;
+    uint64_t dpor_execs, pct_execs;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct ravel__strategy *active(struct autos *a)
+{
+    return a->switched ? a->pct : a->dpor;
+}
+
+static void auto_begin(struct ravel__strategy *base, uint64_t number)
+{
+    struct autos *a = (struct autos *)base;
+    active(a)->ops->begin(active(a), number);
+}
+
+static uint32_t auto_choose_thread(struct ravel__strategy *base,
+                                   const struct ravel__exec *x,
+                                   const uint32_t *enabled, uint32_t n,
+                                   uint32_t current)
+{
+    struct autos *a = (struct autos *)base;
+    struct ravel__strategy *s = active(a);
+    uint32_t r = s->ops->choose_thread(s, x, enabled, n, current);
+    if (r == RAVEL__CHOICE_ERROR)
+        memcpy(base->error, s->error, sizeof base->error);
+    return r;
+}
+
+static uint32_t auto_choose_value(struct ravel__strategy *base,
+                                  const struct ravel__exec *x, uint32_t n)
+{
+    struct autos *a = (struct autos *)base;
+    struct ravel__strategy *s = active(a);
+    uint32_t r = s->ops->choose_value(s, x, n);
+    if (r == RAVEL__CHOICE_ERROR)
+        memcpy(base->error, s->error, sizeof base->error);
+    return r;
+}
+
+static void merge_stats(struct autos *a)
+{
+    struct ravel__explore_stats *st = a->base.stats;
+    st->traces = a->dpor_stats.traces + a->pct_stats.traces;
+    st->blocked = a->dpor_stats.blocked + a->pct_stats.blocked;
+    st->bound = -1;
+}
+
+static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
+                     bool blocked)
+{
+    struct autos *a = (struct autos *)base;
+    bool more;
+    if (!a->switched) {
+        a->dpor_execs++;
+        more = a->dpor->ops->end(a->dpor, x, blocked);
+        merge_stats(a);
+        if (!more) {
+            base->exhausted = true;
+            base->stats->complete = 1;
+            return false;
+        }
+        bool half_execs = a->budget && a->dpor_execs * 2 >= a->budget;
+        bool half_time =
+            a->time_budget > 0 && now() - a->start >= a->time_budget / 2;
+        if (half_execs || half_time)
+            a->switched = true;
+        return true;
+    }
+    a->pct_execs++;
+    more = a->pct->ops->end(a->pct, x, blocked);
+    merge_stats(a);
+    if (!more)
+        base->exhausted = true;
+    return more;
+}
+
+static void auto_finish(struct ravel__strategy *base)
+{
+    struct autos *a = (struct autos *)base;
+    a->dpor->ops->finish(a->dpor);
+    if (!a->switched) {
+        snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
+                 "%s", a->dpor_stats.guarantee);
+        base->stats->complete = a->dpor_stats.complete;
+        return;
+    }
+    a->pct->ops->finish(a->pct);
+    snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
+             "DPOR did not finish in half the budget (%llu traces); then "
+             "%.200s",
+             (unsigned long long)a->dpor_stats.traces, a->pct_stats.guarantee);
+    base->stats->complete = 0;
+}
+
+static void auto_destroy(struct ravel__strategy *base)
+{
+    struct autos *a = (struct autos *)base;
+    a->dpor->ops->destroy(a->dpor);
+    a->pct->ops->destroy(a->pct);
+    free(a);
+}
+
+static const struct ravel__strategy_ops auto_ops = {
+    "auto",   auto_begin,  auto_choose_thread, auto_choose_value,
+    auto_end, auto_finish, auto_destroy,
+};
+
+struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)
+{
+    struct autos *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    struct ravel__strategy_config dc = *c, pc = *c;
+    dc.stats = &a->dpor_stats;
+    dc.preemption_bound = dc.delay_bound = -1;
+    pc.stats = &a->pct_stats;
+    pc.pct_depth = c->pct_depth ? c->pct_depth : 3;
+    a->dpor = ravel__systematic_new(&dc, true);
+    a->pct = ravel__pct_new(&pc);
+    if (!a->dpor || !a->pct) {
+        if (a->dpor)
+            a->dpor->ops->destroy(a->dpor);
+        if (a->pct)
+            a->pct->ops->destroy(a->pct);
+        free(a);
+        return NULL;
+    }
+    a->base.ops = &auto_ops;
+    a->base.stats = c->stats;
+    a->budget = c->executions;
+    a->time_budget = c->time;
+    a->start = now();
+    c->stats->bound = -1;
+    return &a->base;
+}

@@ -1,0 +1,412 @@
+/*
+ * depend.c - access classes, dependency and happens-before (see depend.h).
+ */
+#include "depend.h"
+
+#include "../common/hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define R RAVEL__ACC_READ
+#define W RAVEL__ACC_WRITE
+#define A RAVEL__ACC_ACQUIRE
+#define L RAVEL__ACC_RELEASE
+#define T RAVEL__ACC_TEST
+#define S RAVEL__ACC_SHARED
+
+static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
+    /*          NONE   READ   WRITE  ACQ    REL    TEST   SHARED */
+    /* NONE */ {false, false, false, false, false, false, false},
+    /* READ */ {false, false, true, false, false, false, false},
+    /* WRITE*/ {false, true, true, false, false, false, false},
+    /* ACQ  */ {false, false, false, true, false, true, true},
+    /* REL  */ {false, false, false, false, false, true, false},
+    /* TEST */ {false, false, false, true, true, true, true},
+    /* SHRD */ {false, false, false, true, false, true, false},
+};
+
+static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
+{
+    a->obj[a->n] = obj;
+    a->cls[a->n] = cls;
+    a->n++;
+}
+
+/* Classification shared by events and pending operations; `cas_wrote`
+ * says whether a compare-exchange is taken to write. */
+static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
+                     uint32_t thread_target, bool cas_wrote,
+                     struct ravel__access *a)
+{
+    memset(a, 0, sizeof *a);
+    switch (kind) {
+    case RAVEL__OP_START:
+    case RAVEL__OP_CREATE:
+    case RAVEL__OP_YIELD:
+    case RAVEL__OP_SLEEP:
+    case RAVEL__OP_FENCE:
+    case RAVEL__OP_BARRIER_LEAVE:
+        return;
+    case RAVEL__OP_FINISH:
+        /* Seen by join, tryjoin and detach of this thread (all TEST). */
+        add(a, RAVEL__THREAD_OBJ(thread_target), T);
+        return;
+    case RAVEL__OP_JOIN:
+    case RAVEL__OP_TRYJOIN:
+    case RAVEL__OP_TIMEDJOIN:
+    case RAVEL__OP_DETACH:
+        add(a, RAVEL__THREAD_OBJ(obj), T);
+        return;
+    case RAVEL__OP_EXIT:
+        a->global = true;
+        return;
+    case RAVEL__OP_MUTEX_LOCK:
+    case RAVEL__OP_SPIN_LOCK:
+    case RAVEL__OP_RW_WRLOCK:
+        add(a, obj, A);
+        return;
+    case RAVEL__OP_MUTEX_UNLOCK:
+    case RAVEL__OP_SPIN_UNLOCK:
+    case RAVEL__OP_RW_UNLOCK:
+        add(a, obj, L);
+        return;
+    case RAVEL__OP_RW_RDLOCK:
+        add(a, obj, S);
+        return;
+    case RAVEL__OP_COND_WAIT:
+    case RAVEL__OP_COND_TIMEDWAIT:
+        add(a, obj, T);
+        add(a, obj2, L);
+        return;
+    case RAVEL__OP_COND_WAKE:
+        add(a, obj, T);
+        add(a, obj2, A);
+        return;
+    case RAVEL__OP_ATOMIC_LOAD:
+        add(a, obj, R);
+        return;
+    case RAVEL__OP_ATOMIC_STORE:
+    case RAVEL__OP_ATOMIC_RMW:
+        add(a, obj, W);
+        return;
+    case RAVEL__OP_ATOMIC_CAS:
+        add(a, obj, cas_wrote ? W : R);
+        return;
+    default:
+        /* try/timed lock variants, destroy, every condition variable,
+         * semaphore, barrier and once operation. */
+        add(a, obj, T);
+        return;
+    }
+}
+
+void ravel__event_access(const struct ravel__event *ev,
+                         struct ravel__access *a)
+{
+    classify(ev->kind, ev->obj, ev->aux, ev->thread,
+             ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux, a);
+}
+
+void ravel__op_access(const struct ravel__op *op, uint32_t t,
+                      struct ravel__access *a)
+{
+    classify(op->kind, op->obj, op->obj2, t, true, a);
+}
+
+bool ravel__access_dependent(const struct ravel__access *a,
+                             const struct ravel__access *b)
+{
+    if ((a->global && (b->n || b->global)) || (b->global && a->n))
+        return true;
+    for (uint8_t i = 0; i < a->n; i++)
+        for (uint8_t k = 0; k < b->n; k++)
+            if (a->obj[i] == b->obj[k] && dep[a->cls[i]][b->cls[k]])
+                return true;
+    return false;
+}
+
+/* ---- happens-before -------------------------------------------------- */
+
+struct ravel__hb_obj {
+    uint32_t id;
+    uint32_t n, cap;
+    uint32_t *ev;   /* events accessing it */
+    uint8_t *cls;   /* their class on it */
+    bool released;  /* rel_clock holds something */
+    uint32_t rel_clock[RAVEL__HB_THREADS]; /* join of its releases */
+};
+
+static uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
+{
+    return &hb->clocks[(size_t)e * RAVEL__HB_THREADS];
+}
+
+void ravel__hb_free(struct ravel__hb *hb)
+{
+    for (uint32_t i = 0; i < hb->nobjs; i++) {
+        free(hb->objs[i].ev);
+        free(hb->objs[i].cls);
+    }
+    free(hb->objs);
+    free(hb->obj_slot);
+    free(hb->clocks);
+    free(hb->tindex);
+    free(hb->per_thread_last);
+    memset(hb, 0, sizeof *hb);
+}
+
+static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
+{
+    if ((hb->nobjs + 1) * 2 > hb->obj_mask) {
+        uint32_t ncap = hb->obj_mask ? (hb->obj_mask + 1) * 2 : 64;
+        uint32_t *ns = malloc(ncap * sizeof *ns);
+        RAVEL__CHECK(ns != NULL);
+        memset(ns, 0xff, ncap * sizeof *ns);
+        for (uint32_t i = 0; i < hb->nobjs; i++) {
+            uint32_t h = (uint32_t)ravel__hash_ptr(hb->objs[i].id) & (ncap - 1);
+            while (ns[h] != UINT32_MAX)
+                h = (h + 1) & (ncap - 1);
+            ns[h] = i;
+        }
+        free(hb->obj_slot);
+        hb->obj_slot = ns;
+        hb->obj_mask = ncap - 1;
+    }
+    uint32_t h = (uint32_t)ravel__hash_ptr(id) & hb->obj_mask;
+    for (;; h = (h + 1) & hb->obj_mask) {
+        uint32_t s = hb->obj_slot[h];
+        if (s == UINT32_MAX)
+            break;
+        if (hb->objs[s].id == id)
+            return &hb->objs[s];
+    }
+    if (hb->nobjs == hb->objs_cap) {
+        uint32_t ncap = hb->objs_cap ? hb->objs_cap * 2 : 32;
+        struct ravel__hb_obj *no = realloc(hb->objs, ncap * sizeof *no);
+        RAVEL__CHECK(no != NULL);
+        memset(no + hb->objs_cap, 0, (ncap - hb->objs_cap) * sizeof *no);
+        hb->objs = no;
+        hb->objs_cap = ncap;
+    }
+    struct ravel__hb_obj *o = &hb->objs[hb->nobjs];
+    o->id = id;
+    o->n = 0;
+    o->released = false;
+    hb->obj_slot[h] = hb->nobjs++;
+    return o;
+}
+
+/*
+ * Appends event e to the object's list. Earlier entries that e dominates -
+ * e is dependent with them and with everything they are dependent with -
+ * can never race directly with a later event again (they happen before e,
+ * which happens before it), so they are dropped: the lists stay short even
+ * in long executions.
+ */
+static bool dominates(uint8_t later, uint8_t earlier)
+{
+    if (!dep[later][earlier])
+        return false;
+    for (int c = 0; c < RAVEL__ACC_CLASSES; c++)
+        if (dep[earlier][c] && !dep[later][c])
+            return false;
+    return true;
+}
+
+static void obj_push(struct ravel__hb_obj *o, uint32_t e, uint8_t cls)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < o->n; j++) {
+        if (dominates(cls, o->cls[j]))
+            continue;
+        o->ev[k] = o->ev[j];
+        o->cls[k] = o->cls[j];
+        k++;
+    }
+    o->n = k;
+    if (o->n == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 16;
+        o->ev = realloc(o->ev, o->cap * sizeof *o->ev);
+        o->cls = realloc(o->cls, o->cap);
+        RAVEL__CHECK(o->ev && o->cls);
+    }
+    o->ev[o->n] = e;
+    o->cls[o->n] = cls;
+    o->n++;
+}
+
+static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (src[i] > dst[i])
+            dst[i] = src[i];
+}
+
+/* Is event e (of thread te, index ie) covered by clock c? */
+static bool covered(const uint32_t *c, uint32_t te, uint32_t ie)
+{
+    return c[te] >= ie;
+}
+
+/* A dependent predecessor of the current event: candidate for a race. */
+struct cand {
+    uint32_t ev;
+};
+
+static int cmp_desc(const void *a, const void *b)
+{
+    uint32_t x = ((const struct cand *)a)->ev, y = ((const struct cand *)b)->ev;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
+                      ravel__race_fn race, void *ctx)
+{
+    uint32_t nt = x->nthreads;
+    if (nt > RAVEL__HB_THREADS)
+        return -1;
+    uint32_t n = x->nevents;
+    if (n > hb->cap) {
+        free(hb->clocks);
+        free(hb->tindex);
+        hb->cap = n + n / 2 + 16;
+        hb->clocks = malloc((size_t)hb->cap * RAVEL__HB_THREADS *
+                            sizeof *hb->clocks);
+        hb->tindex = malloc((size_t)hb->cap * sizeof *hb->tindex);
+        RAVEL__CHECK(hb->clocks && hb->tindex);
+    }
+    if (!hb->per_thread_last) {
+        hb->per_thread_last = calloc(RAVEL__HB_THREADS,
+                                     sizeof *hb->per_thread_last);
+        RAVEL__CHECK(hb->per_thread_last != NULL);
+    }
+    hb->nevents = n;
+    for (uint32_t i = 0; i < hb->nobjs; i++)
+        hb->objs[i].n = 0;
+    /* Objects are reused by id across executions: reset the index. */
+    hb->nobjs = 0;
+    if (hb->obj_slot)
+        memset(hb->obj_slot, 0xff, (hb->obj_mask + 1) * sizeof *hb->obj_slot);
+    memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
+
+    uint32_t count[RAVEL__HB_THREADS] = {0};
+    /* A child's first event starts from its creator's clock at creation. */
+    uint32_t creator_event[RAVEL__HB_THREADS];
+    for (uint32_t t = 0; t < nt; t++)
+        creator_event[t] = x->threads[t].create_event;
+
+    struct cand *cands = NULL;
+    uint32_t ncap = 0;
+    for (uint32_t e = 0; e < n; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        uint32_t t = ev->thread;
+        uint32_t *c = clock_of(hb, e);
+        uint32_t last = hb->per_thread_last[t];
+        if (last)
+            memcpy(c, clock_of(hb, last - 1), nt * sizeof *c);
+        else if (creator_event[t] != RAVEL__NONE && creator_event[t] < e)
+            memcpy(c, clock_of(hb, creator_event[t]), nt * sizeof *c);
+        else
+            memset(c, 0, nt * sizeof *c);
+        hb->tindex[e] = ++count[t];
+
+        struct ravel__access a;
+        ravel__event_access(ev, &a);
+        /* Dependent predecessors in other threads, newest first. */
+        uint32_t nc = 0;
+        if (a.global) {
+            for (uint32_t u = 0; u < nt; u++) {
+                if (u == t || !hb->per_thread_last[u])
+                    continue;
+                if (nc == ncap) {
+                    ncap = ncap ? ncap * 2 : 64;
+                    cands = realloc(cands, ncap * sizeof *cands);
+                    RAVEL__CHECK(cands != NULL);
+                }
+                cands[nc++].ev = hb->per_thread_last[u] - 1;
+            }
+        }
+        for (uint8_t k = 0; k < a.n; k++) {
+            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
+            for (uint32_t j = o->n; j-- > 0;) {
+                uint32_t pe = o->ev[j];
+                if (x->events[pe].thread == t || !dep[o->cls[j]][a.cls[k]])
+                    continue;
+                if (nc == ncap) {
+                    ncap = ncap ? ncap * 2 : 64;
+                    cands = realloc(cands, ncap * sizeof *cands);
+                    RAVEL__CHECK(cands != NULL);
+                }
+                cands[nc++].ev = pe;
+            }
+        }
+        if (a.n > 1 || a.global)
+            qsort(cands, nc, sizeof *cands, cmp_desc);
+        /* Scan newest to oldest: a candidate covered by what is already
+         * known to happen before is not a race. */
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t j = 0; j < nc; j++) {
+            uint32_t pe = cands[j].ev;
+            if (pe == prev)
+                continue;
+            prev = pe;
+            uint32_t pt = x->events[pe].thread;
+            if (!covered(c, pt, hb->tindex[pe]) && race)
+                race(ctx, pe, e);
+            join(c, clock_of(hb, pe), nt);
+        }
+        /* A release happens before the next acquisition of the same lock.
+         * The edge is added only now, after this acquisition was checked
+         * against earlier ones: it must not hide the race between two
+         * acquisitions, which is how the other lock order is found. */
+        for (uint8_t k = 0; k < a.n; k++) {
+            if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
+                continue;
+            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
+            if (o->released)
+                join(c, o->rel_clock, nt);
+        }
+        c[t] = hb->tindex[e];
+        for (uint8_t k = 0; k < a.n; k++) {
+            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
+            obj_push(o, e, a.cls[k]);
+            if (a.cls[k] == RAVEL__ACC_RELEASE) {
+                if (!o->released)
+                    memset(o->rel_clock, 0, sizeof o->rel_clock);
+                o->released = true;
+                join(o->rel_clock, c, nt);
+            }
+        }
+        hb->per_thread_last[t] = e + 1;
+    }
+    free(cands);
+    return 0;
+}
+
+bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
+                      uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return false;
+    uint32_t ta = x->events[a].thread;
+    return clock_of(hb, b)[ta] >= hb->tindex[a];
+}
+
+uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
+                               const struct ravel__exec *x)
+{
+    uint64_t fp = 0;
+    uint32_t nt = x->nthreads < RAVEL__HB_THREADS ? x->nthreads
+                                                   : RAVEL__HB_THREADS;
+    for (uint32_t e = 0; e < hb->nevents; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        uint64_t h = RAVEL__FNV_INIT;
+        h = ravel__fnv1a(&ev->thread, sizeof ev->thread, h);
+        h = ravel__fnv1a(&hb->tindex[e], sizeof hb->tindex[e], h);
+        h = ravel__fnv1a(&ev->kind, sizeof ev->kind, h);
+        h = ravel__fnv1a(clock_of(hb, e), nt * sizeof(uint32_t), h);
+        fp += ravel__hash_ptr(h);
+    }
+    return fp ^ ravel__hash_ptr(hb->nevents);
+}

@@ -1,0 +1,121 @@
+/*
+ * depend.h - which visible operations commute, and the happens-before
+ * order of an execution built from that.
+ *
+ * Systematic strategies need one notion: two events are *dependent* when
+ * executing them in the other order could change what the program sees.
+ * Each event accesses up to two objects, each access in a class:
+ *
+ *     READ     atomic load, failed compare-exchange, sem_getvalue
+ *     WRITE    atomic store / read-modify-write / successful CAS
+ *     ACQUIRE  taking a lock (lock, successful trylock, wrlock, rdlock of
+ *              a writer, cond wake, sem_wait, once, barrier arrival)
+ *     RELEASE  giving it back (unlock, cond wait's release)
+ *     TEST     observing without blocking (trylock, tryjoin, join,
+ *              detach, a thread finishing, destroying an object; every
+ *              operation on a condition variable, semaphore, barrier or
+ *              once: they choose, count or wait on each other)
+ *     SHARED   rdlock: readers commute with readers
+ *
+ *     dependent?  READ WRITE ACQ  REL  TEST SHARED
+ *     READ         -    x    -    -    -    -
+ *     WRITE        x    x    -    -    -    -
+ *     ACQUIRE      -    -    x    -    x    x
+ *     RELEASE      -    -    -    -    x    -
+ *     TEST         -    -    x    x    x    x
+ *     SHARED       -    -    x    -    x    -
+ *
+ * A release and an acquire of the same lock are never enabled at the same
+ * time (the lock is held), so they are independent; making them dependent
+ * would hide the race between two acquisitions behind the release, and
+ * DPOR would never try the other lock order. Fences, yields, sleeps and
+ * thread starts touch nothing. exit() is dependent with everything of
+ * other threads.
+ *
+ * Happens-before (for DPOR's races and for identifying traces) is program
+ * order, dependency, creating a thread before its first event, and a
+ * lock's release before its next acquisition. That last edge is added
+ * after the acquisition was checked against earlier acquisitions, so that
+ * it never hides the race between two critical sections. Vector clocks are per event and only support up to
+ * RAVEL__HB_THREADS threads; executions with more are not handled by the
+ * systematic strategies.
+ */
+#ifndef RAVEL_DEPEND_H
+#define RAVEL_DEPEND_H
+
+#include "../model/model.h"
+
+#define RAVEL__HB_THREADS 64
+
+enum ravel__acc_class {
+    RAVEL__ACC_NONE,
+    RAVEL__ACC_READ,
+    RAVEL__ACC_WRITE,
+    RAVEL__ACC_ACQUIRE,
+    RAVEL__ACC_RELEASE,
+    RAVEL__ACC_TEST,
+    RAVEL__ACC_SHARED,
+    RAVEL__ACC_CLASSES
+};
+
+/* Objects of thread operations are named apart from model objects. */
+#define RAVEL__THREAD_OBJ(t) (0x80000000u | (t))
+
+struct ravel__access {
+    uint32_t obj[2];
+    uint8_t cls[2];
+    uint8_t n;
+    bool global; /* exit(): dependent with everything */
+};
+
+/* Accesses of an executed event (uses its outcome: a failed CAS reads). */
+void ravel__event_access(const struct ravel__event *ev,
+                         struct ravel__access *a);
+/* Accesses of thread t's pending operation, before it ran (conservative:
+ * a CAS may write). */
+void ravel__op_access(const struct ravel__op *op, uint32_t t,
+                      struct ravel__access *a);
+bool ravel__access_dependent(const struct ravel__access *a,
+                             const struct ravel__access *b);
+
+/* A vector clock: per thread, the number of its events that happen
+ * before (or are) the event. */
+typedef uint32_t ravel__clock[RAVEL__HB_THREADS];
+
+/* Per-execution happens-before analysis. */
+struct ravel__hb {
+    uint32_t nevents;
+    uint32_t cap;
+    uint32_t *clocks;   /* nevents * RAVEL__HB_THREADS */
+    uint32_t *tindex;   /* event -> its index within its thread (1-based) */
+    /* per object: the events that accessed it, in order */
+    struct ravel__hb_obj *objs;
+    uint32_t nobjs, objs_cap;
+    uint32_t *obj_slot; /* open-addressing index: object id -> objs */
+    uint32_t obj_mask;
+    uint32_t *per_thread_last; /* RAVEL__HB_THREADS: last event + 1 */
+};
+
+/*
+ * Called for each race e < e2 (e2's index is `later`): events of different
+ * threads, dependent, e not happening before e2 through other events.
+ */
+typedef void (*ravel__race_fn)(void *ctx, uint32_t earlier, uint32_t later);
+
+/*
+ * Computes clocks for every event of x, calling `race` for each race if
+ * not NULL. Returns -1 when the execution has more than RAVEL__HB_THREADS
+ * threads (nothing computed).
+ */
+int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
+                      ravel__race_fn race, void *ctx);
+void ravel__hb_free(struct ravel__hb *hb);
+/* Does event a happen before event b (a < b)? */
+bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
+                      uint32_t a, uint32_t b);
+/* The execution's Mazurkiewicz trace as a 64-bit fingerprint: equal for
+ * equivalent executions (same events, same happens-before). */
+uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
+                               const struct ravel__exec *x);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * traces.h - counting distinct Mazurkiewicz traces among executions.
+ *
+ * Two executions are the same trace when they differ only in the order of
+ * independent operations (depend.h). Each complete execution is reduced to
+ * a 64-bit fingerprint of its happens-before order, and the distinct
+ * fingerprints are counted: exact for the systematic strategies, a
+ * measure of coverage for random ones.
+ */
+#ifndef RAVEL_TRACES_H
+#define RAVEL_TRACES_H
+
+#include "depend.h"
+
+struct ravel__traces {
+    struct ravel__hb hb;
+    uint64_t *set; /* open addressing; 0 = empty */
+    size_t cap, n;
+    uint64_t unknown; /* executions with too many threads to analyse */
+};
+
+/* Adds execution x; returns true if its trace is new. */
+bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x);
+/* Adds a fingerprint computed elsewhere (hb already filled for x). */
+bool ravel__traces_add_fingerprint(struct ravel__traces *t, uint64_t fp);
+void ravel__traces_free(struct ravel__traces *t);
+
+#endif

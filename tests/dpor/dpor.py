@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Systematic exploration, checked against numbers known in advance.
+
+counts      DPOR explores exactly the Mazurkiewicz traces of the classic
+            benchmarks (bench/dpor): complete executions == traces ==
+            the published count; blocked executions are counted apart
+bounds      a bug needing three preemptions: not reported at preemption
+            bound 2, found at bound 3 (the first bug IPB reports needs the
+            fewest preemptions), and found by delay bounding
+choose      a bug behind one value of ravel_choose: found by DFS and DPOR
+assume      executions with a false ravel_assume are discarded, not bugs
+atomic      atomic sections and __VERIFIER_atomic_ functions
+guarantees  every strategy states what it guarantees
+
+usage: dpor.py GROUP --ravel BIN --bench DIR --progs DIR
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def ravel(args, *opts, prog, prog_args=(), timeout=900):
+    env = dict(os.environ)
+    env.pop("RAVEL_OPTIONS", None)
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run([args.ravel, "run", "--json", "--ticket-dir", d] + list(opts)
+                           + ["--", prog] + list(prog_args),
+                           capture_output=True, text=True, timeout=timeout, env=env)
+    try:
+        return p, json.loads(p.stdout)
+    except ValueError:
+        return p, None
+
+
+# (program, size, traces) -- sizes the test suite can afford; `ravel bench`
+# runs the large ones.
+COUNTS = [
+    ("readers", 2, 4), ("readers", 8, 256), ("readers", 13, 8192),
+    ("lastzero", 5, 64), ("lastzero", 10, 3328),
+    ("indexer", 12, 8), ("indexer", 13, 64), ("indexer", 14, 512),
+    ("filesystem", 14, 2), ("filesystem", 15, 4), ("filesystem", 16, 8),
+    ("filesystem", 17, 16), ("filesystem", 18, 32), ("filesystem", 19, 64),
+]
+
+
+def group_counts(args):
+    for name, n, want in COUNTS:
+        p, s = ravel(args, "--strategy", "dpor", "--executions", "0",
+                     prog=os.path.join(args.bench, name), prog_args=[str(n)])
+        if not check(p.returncode == 0 and s, "%s(%d): exit %d %s" % (name, n, p.returncode, p.stderr[-500:])):
+            continue
+        complete = s["executions"] - s["blocked"]
+        print("%s(%d): %d traces, %d executions, %d blocked" % (name, n, s["traces"], s["executions"], s["blocked"]))
+        check(s["traces"] == want, "%s(%d): %d traces, expected %d" % (name, n, s["traces"], want))
+        check(complete == want, "%s(%d): %d complete executions, expected %d" % (name, n, complete, want))
+        check(s["complete"] and "exhausted: all %d traces" % want in s["guarantee"],
+              "%s(%d): guarantee %r" % (name, n, s["guarantee"]))
+
+
+def group_bounds(args):
+    prog = os.path.join(args.progs, "preempt3")
+    for strategy in ("dfs", "dpor"):
+        p, s = ravel(args, "--strategy", strategy, "--preemption-bound", "2", "--executions", "0", prog=prog)
+        check(p.returncode == 0 and s and s["result"] == "clean" and s["complete"] and s["bound"] == 2,
+              "%s: reported at preemption bound 2: %s" % (strategy, p.stdout))
+        check(s and "preemption bound 2 exhausted" in s["guarantee"], "%s: guarantee %r" % (strategy, s and s["guarantee"]))
+        p, s = ravel(args, "--strategy", strategy, "--preemption-bound", "3", "--executions", "0", prog=prog)
+        check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion" and s["bound"] == 3,
+              "%s: not found at preemption bound 3: %s" % (strategy, p.stdout))
+        if s and s["bugs"]:
+            check("3 preemptions" in p.stderr, "%s: the first report does not need 3 preemptions" % strategy)
+    p, s = ravel(args, "--strategy", "dfs", "--delay-bound", "4", "--executions", "0", prog=prog)
+    check(p.returncode == 1 and s and s["bugs"], "dfs: not found by delay bounding: %s" % p.stdout)
+
+
+def group_choose(args):
+    prog = os.path.join(args.progs, "choose")
+    for strategy in ("dfs", "dpor"):
+        p, s = ravel(args, "--strategy", strategy, "--executions", "0", prog=prog)
+        check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion",
+              "%s: the value-7 bug was not found: %s %s" % (strategy, p.stdout, p.stderr[-400:]))
+
+
+def group_assume(args):
+    prog = os.path.join(args.progs, "assume")
+    for strategy in ("dpor", "dfs", "random"):
+        p, s = ravel(args, "--strategy", strategy, "--seed", "1", "--executions", "200", prog=prog)
+        check(p.returncode == 0 and s and s["result"] == "clean" and s["blocked"] > 0,
+              "%s: assume did not discard: %s" % (strategy, p.stdout))
+
+
+def group_atomic(args):
+    prog = os.path.join(args.progs, "atomic_section")
+    p, s = ravel(args, "--strategy", "dfs", "--executions", "0", prog=prog)
+    check(p.returncode == 0 and s and s["result"] == "clean" and s["complete"],
+          "atomic sections were interleaved: %s %s" % (p.stdout, p.stderr[-600:]))
+
+
+def group_guarantees(args):
+    prog = os.path.join(args.bench, "readers")
+    cases = [
+        (["--strategy", "dpor", "--executions", "0"], "exhausted: all 4 traces"),
+        (["--strategy", "dfs", "--executions", "0"], "exhausted: all 4 traces"),
+        (["--strategy", "dfs", "--preemption-bound", "1", "--executions", "0"], "preemption bound 1"),
+        (["--strategy", "pct", "--seed", "3", "--executions", "100"], "PCT d=3, 100 runs"),
+        (["--strategy", "random", "--seed", "3", "--executions", "100"], "distinct traces seen"),
+        (["--strategy", "auto"], "exhausted: all 4 traces"),
+    ]
+    for opts, want in cases:
+        p, s = ravel(args, *opts, prog=prog, prog_args=["2"])
+        check(s and want in s["guarantee"] and ("ravel: " + s["guarantee"]) in p.stderr,
+              "%s: guarantee %r, wanted %r" % (" ".join(opts), s and s["guarantee"], want))
+    p, s = ravel(args, "--strategy", "auto", "--executions", "200", prog=os.path.join(args.bench, "readers"),
+                 prog_args=["13"])
+    check(s and "then PCT" in s["guarantee"] and "missed with probability below" in s["guarantee"],
+          "auto on a large space: %r" % (s and s["guarantee"]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("group")
+    ap.add_argument("--ravel", required=True)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--progs", required=True)
+    args = ap.parse_args()
+    {"counts": group_counts, "bounds": group_bounds, "choose": group_choose,
+     "assume": group_assume, "atomic": group_atomic,
+     "guarantees": group_guarantees}[args.group](args)
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
