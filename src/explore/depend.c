@@ -341,7 +341,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                 cands[nc++].ev = pe;
             }
         }
-        if (a.n > 1 || a.global)
+        if ((a.n > 1 || a.global) && nc > 1)
             qsort(cands, nc, sizeof *cands, cmp_desc);
         /* Scan newest to oldest: a candidate covered by what is already
          * known to happen before is not a race. */

@@ -724,16 +724,29 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
                 break;
             }
             sv.error = true;
+            /* The reason is often in what the program (or a sanitizer in
+             * ravel's own build) printed last. */
+            size_t olen;
+            char *out = read_capture(rt->cap_err, &olen);
+            char last[200] = "";
+            if (out) {
+                while (olen && (out[olen - 1] == '\n' || out[olen - 1] == ' '))
+                    out[--olen] = 0;
+                char *nl = strrchr(out, '\n');
+                snprintf(last, sizeof last, "; its last output: %s",
+                         nl ? nl + 1 : out);
+                free(out);
+            }
             if (WIFSIGNALED(st))
                 snprintf(sv.errmsg, sizeof sv.errmsg,
                          "the program died of signal %d outside an "
-                         "execution (in its constructors, or in ravel)",
-                         WTERMSIG(st));
+                         "execution (in its constructors, or in ravel)%s",
+                         WTERMSIG(st), last);
             else
                 snprintf(sv.errmsg, sizeof sv.errmsg,
                          "the program ended (status %d) outside an "
-                         "execution, before ravel finished its run",
-                         WEXITSTATUS(st));
+                         "execution, before ravel finished its run%s",
+                         WEXITSTATUS(st), last);
             break;
         }
         double now = ravel__now();
