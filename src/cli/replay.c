@@ -141,6 +141,7 @@ int ravel__cmd_replay(int argc, char **argv)
     /* Under gdb: one process (no supervisor), stopped at the failure. */
     ravel__options_set(&o, "supervise", "0", e2, sizeof e2);
     ravel__options_set(&o, "debug_stop", "1", e2, sizeof e2);
+    ravel__options_set(&o, "backend", "threads", e2, sizeof e2);
     struct ravel__strbuf env = RAVEL__STRBUF_INIT;
     ravel__options_serialize(&o, &env);
     setenv("RAVEL_OPTIONS", ravel__sb_str(&env), 1);

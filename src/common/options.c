@@ -267,6 +267,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  "use either --preemption-bound or --delay-bound, not both");
         return -1;
     }
+    static const char *const backends[] = {"auto", "fibers", "threads", NULL};
+    if (!o->backend || !one_of(o->backend, backends)) {
+        snprintf(err, errlen, "--backend must be auto, fibers or threads");
+        return -1;
+    }
     if (o->pct_depth == 0 || o->pct_depth > 32) {
         snprintf(err, errlen, "--pct-depth must be between 1 and 32");
         return -1;

@@ -130,12 +130,8 @@ static struct ravel__worker *os_of_slot(uint32_t slot)
 /* One program thread on worker w; it holds the baton on entry. */
 static void run_thread(struct ravel__worker *w)
 {
-    ravel__reset_thread_tls();
     pthread_sigmask(SIG_SETMASK, &w->start_mask, NULL);
-    errno = 0;
-    ravel__thread_started(w, (uint64_t)(uintptr_t)w->fn);
-    void *ret = w->fn(w->arg);
-    ravel__thread_finish(w, ret, 0);
+    ravel__thread_body(w);
 }
 
 static void *worker_main(void *p)
@@ -264,4 +260,4 @@ const struct ravel__backend ravel__backend_os = {
     os_abandon_all,
 };
 
-const struct ravel__backend *const ravel__backend = &ravel__backend_os;
+const struct ravel__backend *ravel__backend = &ravel__backend_os;

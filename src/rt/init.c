@@ -21,6 +21,7 @@
 #include "rt.h"
 
 #include "../common/hash.h"
+#include "../report/elf.h"
 #include "../report/report.h"
 #include "../report/symbolize.h"
 #include "real.h"
@@ -248,6 +249,48 @@ static void setup(void)
     rt->sv_out = move_high(rp[1]);
 }
 
+/* Functions a program calls when it needs its threads to be real OS
+ * threads: signals to one thread, per-thread signal masks, names,
+ * affinity, kernel thread ids, cancellation, its own user-level threads. */
+static const char *const needs_os_threads[] = {
+    "pthread_kill", "pthread_sigqueue", "pthread_cancel", "pthread_getattr_np",
+    "pthread_setname_np", "pthread_getname_np", "pthread_setaffinity_np",
+    "pthread_getaffinity_np", "pthread_setschedparam", "pthread_getschedparam",
+    "pthread_setschedprio", "pthread_getcpuclockid", "pthread_sigmask",
+    "sigprocmask", "sigwait", "sigwaitinfo", "sigtimedwait", "signalfd",
+    "gettid", "syscall", "tgkill", "clone", "__pthread_register_cancel",
+    "getcontext", "swapcontext", "makecontext", "setitimer", "alarm",
+    "pthread_attr_getstack", NULL,
+};
+
+void ravel__choose_backend(void)
+{
+    const char *b = ravel__rt.opt.backend;
+#if defined(__x86_64__)
+    if (!strcmp(b, "fibers")) {
+        ravel__backend = &ravel__backend_fiber;
+        return;
+    }
+    if (!strcmp(b, "auto")) {
+        struct ravel__elf e;
+        char err[128];
+        bool fibers = true;
+        if (ravel__elf_open("/proc/self/exe", &e, err, sizeof err) == 0) {
+            for (size_t i = 0; needs_os_threads[i] && fibers; i++)
+                if (ravel__elf_imports(&e, needs_os_threads[i]))
+                    fibers = false;
+            ravel__elf_close(&e);
+        }
+        if (fibers) {
+            ravel__backend = &ravel__backend_fiber;
+            return;
+        }
+    }
+#endif
+    (void)b;
+    ravel__backend = &ravel__backend_os;
+}
+
 /* Builds the strategy (in the executor, before the first execution). */
 void ravel__make_strategy(bool resume)
 {
@@ -301,6 +344,7 @@ void ravel__spawn_executor(void)
     if (pid == 0) {
         rt->active = true;
         rt->premain = true;
+        ravel__choose_backend();
         ravel__backend->init_main();
         boot.real(executor_entry, boot.argc, boot.argv, boot.init, boot.fini,
                   boot.rtld_fini, boot.stack_end);
@@ -338,6 +382,7 @@ RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,
         ravel__supervisor_main();
     rt->active = true;
     rt->premain = true;
+    ravel__choose_backend();
     ravel__backend->init_main();
     return boot.real(executor_entry, argc, argv, init, fini, rtld_fini,
                      stack_end);

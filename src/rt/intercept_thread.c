@@ -77,7 +77,8 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
                           ravel__rt.x->threads[child].name);
     cw->fn = fn;
     cw->arg = arg;
-    pthread_sigmask(SIG_SETMASK, NULL, &cw->start_mask);
+    if (!ravel__fibers())
+        pthread_sigmask(SIG_SETMASK, NULL, &cw->start_mask);
     ravel__backend->bind(cw, child);
     ravel__rt.x->threads[child].tid = cw->tid;
     handles[child] = cw->handle;
@@ -170,7 +171,30 @@ RAVEL__EXPORT void pthread_exit(void *retval)
 
 RAVEL__EXPORT pthread_t pthread_self(void)
 {
+    struct ravel__worker *w = ravel__self;
+    if (w && !w->is_main && ravel__fibers())
+        return w->handle; /* a fiber: its own handle */
     return REAL(pthread_self)();
+}
+
+/* Fibers share one OS thread, so they keep their own thread-specific
+ * values; thread 1 and OS-thread workers use the C library's. */
+RAVEL__EXPORT void *pthread_getspecific(pthread_key_t k)
+{
+    struct ravel__worker *w = ravel__self;
+    if (w && !w->is_main && ravel__fibers())
+        return ravel__fiber_getspecific(w, k);
+    return REAL(pthread_getspecific)(k);
+}
+
+RAVEL__EXPORT int pthread_setspecific(pthread_key_t k, const void *v)
+{
+    struct ravel__worker *w = ravel__self;
+    if (w && !w->is_main && ravel__fibers()) {
+        ravel__fiber_setspecific(w, k, (uintptr_t)v);
+        return 0;
+    }
+    return REAL(pthread_setspecific)(k, v);
 }
 
 /* glibc's <pthread.h> defines pthread_equal inline when optimising (so

@@ -263,3 +263,38 @@ void ravel__reset_thread_tls(void)
         memset(block + m->tls_filesz, 0, m->tls_memsz - m->tls_filesz);
     }
 }
+
+size_t ravel__tls_total(void)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < nmods; i++)
+        if (mods[i].has_tls)
+            n += mods[i].tls_memsz;
+    return n;
+}
+
+void ravel__tls_save(void *buf)
+{
+    uintptr_t tp = thread_pointer();
+    char *p = buf;
+    for (unsigned i = 0; i < nmods; i++) {
+        if (!mods[i].has_tls)
+            continue;
+        memcpy(p, (char *)(tp + (uintptr_t)mods[i].tls_delta),
+               mods[i].tls_memsz);
+        p += mods[i].tls_memsz;
+    }
+}
+
+void ravel__tls_load(const void *buf)
+{
+    uintptr_t tp = thread_pointer();
+    const char *p = buf;
+    for (unsigned i = 0; i < nmods; i++) {
+        if (!mods[i].has_tls)
+            continue;
+        memcpy((char *)(tp + (uintptr_t)mods[i].tls_delta), p,
+               mods[i].tls_memsz);
+        p += mods[i].tls_memsz;
+    }
+}

@@ -35,6 +35,8 @@
     X(int, pthread_once, (pthread_once_t *, void (*)(void)))                   \
     X(int, pthread_key_create, (pthread_key_t *, void (*)(void *)))            \
     X(int, pthread_key_delete, (pthread_key_t))                                \
+    X(void *, pthread_getspecific, (pthread_key_t))                            \
+    X(int, pthread_setspecific, (pthread_key_t, const void *))                 \
     X(int, pthread_mutex_init,                                                 \
       (pthread_mutex_t *, const pthread_mutexattr_t *))                        \
     X(int, pthread_mutex_destroy, (pthread_mutex_t *))                         \

@@ -161,6 +161,13 @@ struct ravel__worker {
     sigset_t start_mask;
     jmp_buf base; /* top of the worker loop */
     struct ravel__worker *next;
+    /* fiber backend */
+    void *sp;            /* saved stack pointer while switched out */
+    void *stack_map;     /* its stack mapping (guard page included) */
+    size_t stack_map_len;
+    void *tls;           /* its _Thread_local variables while out */
+    int saved_errno;
+    void **tsd;          /* its pthread_setspecific values */
 };
 
 /* The worker running on this OS thread (NULL: not one of ravel's). */
@@ -206,8 +213,23 @@ struct ravel__backend {
 };
 
 extern const struct ravel__backend ravel__backend_os;
-/* The backend in use. */
-extern const struct ravel__backend *const ravel__backend;
+extern const struct ravel__backend ravel__backend_fiber;
+/* The backend in use (chosen in the executor, before main). */
+extern const struct ravel__backend *ravel__backend;
+/* Is the fiber backend in use? */
+static inline bool ravel__fibers(void)
+{
+    return ravel__backend == &ravel__backend_fiber;
+}
+/* Chooses the backend from the options and the program's imports. */
+void ravel__choose_backend(void);
+/* The body of a program thread on a worker (both backends): fresh TLS and
+ * errno, START, the thread function, FINISH. Returns when it finished. */
+void ravel__thread_body(struct ravel__worker *w);
+/* Thread-specific data of fibers (intercept_thread.c). */
+void *ravel__fiber_getspecific(struct ravel__worker *w, pthread_key_t k);
+void ravel__fiber_setspecific(struct ravel__worker *w, pthread_key_t k,
+                              uintptr_t v);
 
 /* ---- scheduling (sched.c) --------------------------------------------- */
 
@@ -263,6 +285,11 @@ void ravel__modules_register(uint64_t pc);
 bool ravel__pc_instrumented(uint64_t pc);
 /* Is addr in a writable segment of an instrumented module (a global)? */
 bool ravel__addr_global(uint64_t addr);
+/* The instrumented modules' thread-local storage, as one block: its size,
+ * and saving/loading the calling OS thread's copy (fibers switch it). */
+size_t ravel__tls_total(void);
+void ravel__tls_save(void *buf);
+void ravel__tls_load(const void *buf);
 void ravel__modules_scan(void);
 /* Writable data ranges of the instrumented modules; returns how many. */
 unsigned ravel__modules_data(uintptr_t *lo, uintptr_t *hi, unsigned max);

@@ -402,3 +402,12 @@ void ravel__begin_main(struct ravel__worker *w, uint64_t pc)
     RAVEL__CHECK(next == 0);
     ravel__thread_started(w, pc);
 }
+
+void ravel__thread_body(struct ravel__worker *w)
+{
+    ravel__reset_thread_tls();
+    errno = 0;
+    ravel__thread_started(w, (uint64_t)(uintptr_t)w->fn);
+    void *ret = w->fn(w->arg);
+    ravel__thread_finish(w, ret, 0);
+}

@@ -85,7 +85,7 @@ def programs(args):
 
 
 def ravel_run(args, exe, exp, extra, workdir):
-    cmd = [args.ravel, "run", "--json"] + exp["options"] + extra + ["--", exe] + exp["args"]
+    cmd = [args.ravel, "run", "--json"] + args.extra + exp["options"] + extra + ["--", exe] + exp["args"]
     p = run(cmd, cwd=workdir)
     try:
         summary = json.loads(p.stdout) if p.stdout.strip() else None
@@ -164,7 +164,7 @@ def group_determinism(args):
             check(False, "%s: no bug to replay" % name)
             continue
         t3 = os.path.join(work, "%s.replay.trace" % name)
-        p = run([args.ravel, "replay", "--trace", t3] + exp["options"] + [ticket], cwd=work)
+        p = run([args.ravel, "replay", "--trace", t3] + args.extra + exp["options"] + [ticket], cwd=work)
         check(p.returncode in (0, 1), "%s: replay failed (%d): %s" % (name, p.returncode, p.stderr[-1500:]))
         data = []
         for t in traces + [t3]:
@@ -358,7 +358,9 @@ def main():
     ap.add_argument("--ravel-cc")
     ap.add_argument("--src", required=True)
     ap.add_argument("--exe-dir", required=True)
+    ap.add_argument("--backend", help="run with this thread backend")
     args = ap.parse_args()
+    args.extra = ["--backend", args.backend] if args.backend else []
     groups = {
         "expect": group_expect, "determinism": group_determinism,
         "badinput": group_badinput, "gdb": group_gdb,

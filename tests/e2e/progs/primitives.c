@@ -62,6 +62,9 @@ static void *worker(void *arg)
     long id = (long)arg;
     assert(tls == 7); /* fresh thread-local storage */
     tls = (int)id;
+    errno = (int)id + 100;
+    sched_yield(); /* the others run and set theirs */
+    assert(tls == (int)id && errno == (int)id + 100);
     pthread_once(&once, init_once);
     pthread_setspecific(key, malloc(16));
 

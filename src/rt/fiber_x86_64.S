@@ -1,0 +1,55 @@
+/*
+ * fiber_x86_64.S - switching between fibers on x86-64 (System V ABI).
+ *
+ * ravel__fiber_switch(void **save_sp, void *new_sp) saves what the ABI
+ * says a called function must preserve - rbx, rbp, r12-r15, the SSE
+ * control/status word and the x87 control word - on the current stack,
+ * stores the stack pointer in *save_sp, switches to new_sp and restores the
+ * same from there. A fiber that has never run starts with a frame built by
+ * backend_fiber.c whose return address is ravel__fiber_start, with its
+ * worker in r12. About a dozen instructions: no system call, unlike
+ * swapcontext, which also sets the signal mask.
+ */
+    .text
+    .globl ravel__fiber_switch
+    .hidden ravel__fiber_switch
+    .type ravel__fiber_switch, @function
+ravel__fiber_switch:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .cfi_endproc
+    .size ravel__fiber_switch, .-ravel__fiber_switch
+
+    .globl ravel__fiber_start
+    .hidden ravel__fiber_start
+    .type ravel__fiber_start, @function
+ravel__fiber_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    call ravel__fiber_main
+    ud2
+    .cfi_endproc
+    .size ravel__fiber_start, .-ravel__fiber_start
+
+    .section .note.GNU-stack,"",@progbits
