@@ -129,7 +129,7 @@ bool ravel__access_dependent(const struct ravel__access *a,
 /* ---- happens-before -------------------------------------------------- */
 
 struct ravel__hb_obj {
-    uint32_t id;
+    uint32_t gen; /* analysis it belongs to (stale entries are empty) */
     uint32_t n, cap;
     uint32_t *ev;   /* events accessing it */
     uint8_t *cls;   /* their class on it */
@@ -144,56 +144,40 @@ static uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
 
 void ravel__hb_free(struct ravel__hb *hb)
 {
-    for (uint32_t i = 0; i < hb->nobjs; i++) {
+    for (uint32_t i = 0; i < hb->objs_cap; i++) {
         free(hb->objs[i].ev);
         free(hb->objs[i].cls);
     }
     free(hb->objs);
-    free(hb->obj_slot);
     free(hb->clocks);
     free(hb->tindex);
     free(hb->per_thread_last);
     memset(hb, 0, sizeof *hb);
 }
 
+/* The analysis state of object `id`: model objects by their index,
+ * thread objects after them (no hashing: both are dense). */
 static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
 {
-    if ((hb->nobjs + 1) * 2 > hb->obj_mask) {
-        uint32_t ncap = hb->obj_mask ? (hb->obj_mask + 1) * 2 : 64;
-        uint32_t *ns = malloc(ncap * sizeof *ns);
-        RAVEL__CHECK(ns != NULL);
-        memset(ns, 0xff, ncap * sizeof *ns);
-        for (uint32_t i = 0; i < hb->nobjs; i++) {
-            uint32_t h = (uint32_t)ravel__hash_ptr(hb->objs[i].id) & (ncap - 1);
-            while (ns[h] != UINT32_MAX)
-                h = (h + 1) & (ncap - 1);
-            ns[h] = i;
-        }
-        free(hb->obj_slot);
-        hb->obj_slot = ns;
-        hb->obj_mask = ncap - 1;
-    }
-    uint32_t h = (uint32_t)ravel__hash_ptr(id) & hb->obj_mask;
-    for (;; h = (h + 1) & hb->obj_mask) {
-        uint32_t s = hb->obj_slot[h];
-        if (s == UINT32_MAX)
-            break;
-        if (hb->objs[s].id == id)
-            return &hb->objs[s];
-    }
-    if (hb->nobjs == hb->objs_cap) {
-        uint32_t ncap = hb->objs_cap ? hb->objs_cap * 2 : 32;
+    uint32_t slot = (id & 0x80000000u)
+                        ? hb->obj_base + (id & 0x7fffffffu)
+                        : id;
+    if (slot >= hb->objs_cap) {
+        uint32_t ncap = hb->objs_cap ? hb->objs_cap : 64;
+        while (ncap <= slot)
+            ncap *= 2;
         struct ravel__hb_obj *no = realloc(hb->objs, ncap * sizeof *no);
         RAVEL__CHECK(no != NULL);
         memset(no + hb->objs_cap, 0, (ncap - hb->objs_cap) * sizeof *no);
         hb->objs = no;
         hb->objs_cap = ncap;
     }
-    struct ravel__hb_obj *o = &hb->objs[hb->nobjs];
-    o->id = id;
-    o->n = 0;
-    o->released = false;
-    hb->obj_slot[h] = hb->nobjs++;
+    struct ravel__hb_obj *o = &hb->objs[slot];
+    if (o->gen != hb->gen) {
+        o->gen = hb->gen;
+        o->n = 0;
+        o->released = false;
+    }
     return o;
 }
 
@@ -282,12 +266,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         RAVEL__CHECK(hb->per_thread_last != NULL);
     }
     hb->nevents = n;
-    for (uint32_t i = 0; i < hb->nobjs; i++)
-        hb->objs[i].n = 0;
-    /* Objects are reused by id across executions: reset the index. */
-    hb->nobjs = 0;
-    if (hb->obj_slot)
-        memset(hb->obj_slot, 0xff, (hb->obj_mask + 1) * sizeof *hb->obj_slot);
+    hb->gen++;
+    hb->obj_base = x->nobjects;
     memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
 
     uint32_t count[RAVEL__HB_THREADS] = {0};
@@ -396,16 +376,18 @@ bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
 uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
                                const struct ravel__exec *x)
 {
+    /* Order-independent: the sum of one hash per event, each over the
+     * event's identity and its vector clock. */
     uint64_t fp = 0;
     uint32_t nt = x->nthreads < RAVEL__HB_THREADS ? x->nthreads
                                                    : RAVEL__HB_THREADS;
     for (uint32_t e = 0; e < hb->nevents; e++) {
         const struct ravel__event *ev = &x->events[e];
-        uint64_t h = RAVEL__FNV_INIT;
-        h = ravel__fnv1a(&ev->thread, sizeof ev->thread, h);
-        h = ravel__fnv1a(&hb->tindex[e], sizeof hb->tindex[e], h);
-        h = ravel__fnv1a(&ev->kind, sizeof ev->kind, h);
-        h = ravel__fnv1a(clock_of(hb, e), nt * sizeof(uint32_t), h);
+        uint64_t h = ((uint64_t)ev->thread << 40) ^
+                     ((uint64_t)hb->tindex[e] << 8) ^ ev->kind;
+        const uint32_t *c = clock_of(hb, e);
+        for (uint32_t i = 0; i < nt; i++)
+            h = ravel__hash_ptr(h ^ ((uint64_t)c[i] << 32 | i));
         fp += ravel__hash_ptr(h);
     }
     return fp ^ ravel__hash_ptr(hb->nevents);

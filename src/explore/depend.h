@@ -88,11 +88,12 @@ struct ravel__hb {
     uint32_t cap;
     uint32_t *clocks;   /* nevents * RAVEL__HB_THREADS */
     uint32_t *tindex;   /* event -> its index within its thread (1-based) */
-    /* per object: the events that accessed it, in order */
+    /* per object: the events that accessed it, in order; model objects
+     * first, then thread objects from obj_base */
     struct ravel__hb_obj *objs;
-    uint32_t nobjs, objs_cap;
-    uint32_t *obj_slot; /* open-addressing index: object id -> objs */
-    uint32_t obj_mask;
+    uint32_t objs_cap;
+    uint32_t obj_base;
+    uint32_t gen;
     uint32_t *per_thread_last; /* RAVEL__HB_THREADS: last event + 1 */
 };
 

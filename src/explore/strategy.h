@@ -88,6 +88,7 @@ struct ravel__strategy_config {
     size_t shared_size;
     bool resume;
     uint32_t shard, shards; /* explore only shard `shard` of `shards` */
+    bool fingerprints;      /* dpor: count traces by fingerprint */
     struct ravel__explore_stats *stats;
 };
 

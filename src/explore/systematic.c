@@ -86,6 +86,8 @@ struct sys {
     struct ravel__hb hb;
     struct ravel__traces traces;
     uint64_t complete_execs;
+    bool fingerprints; /* DPOR: also count traces by fingerprint */
+    bool debug;        /* RAVEL_DEBUG_DPOR: print decisions */
 };
 
 size_t ravel__strategy_shared_size(uint64_t max_steps)
@@ -366,7 +368,7 @@ static void on_race(void *ctx, uint32_t e1, uint32_t e2)
         return; /* explored already, equivalently (sleep set) */
     cand &= ~nd->sleep;
     nd->backtrack |= (cand & bit(th2)) ? bit(th2) : bit(lowest(cand));
-    if (getenv("RAVEL_DEBUG_DPOR"))
+    if (s->debug)
         fprintf(stderr, "race %u(%s) < %u(%s): node %u backtrack %llx\n", e1,
                 x->threads[x->events[e1].thread].name, e2,
                 x->threads[th2].name, ni, (unsigned long long)nd->backtrack);
@@ -416,7 +418,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
 {
     struct sys *s = (struct sys *)base;
     struct tree *t = s->t;
-    if (getenv("RAVEL_DEBUG_DPOR")) {
+    if (s->debug) {
         fprintf(stderr, "execution %llu%s:", (unsigned long long)t->executions,
                 blocked ? " BLOCKED" : "");
         for (uint32_t i = 0; i < t->depth; i++)
@@ -456,7 +458,8 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                     nd->backtrack |= bit(lowest(others));
             }
         }
-        if (ravel__hb_compute(&s->hb, x, on_race, &rc) == 0 && !blocked)
+        if (ravel__hb_compute(&s->hb, x, on_race, &rc) == 0 && !blocked &&
+            s->fingerprints)
             ravel__traces_add_fingerprint(&s->traces,
                                           ravel__hb_fingerprint(&s->hb, x));
         if (!blocked)
@@ -465,7 +468,10 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         ravel__traces_add(&s->traces, x);
         s->complete_execs++;
     }
-    base->stats->traces = s->traces.n;
+    /* Every complete DPOR execution is a distinct trace; fingerprints,
+     * when asked for, check that. */
+    base->stats->traces =
+        s->dpor && !s->fingerprints ? s->complete_execs : s->traces.n;
     if (next_prefix(s))
         return true;
     /* This bound is exhausted: the next one, if any. */
@@ -489,26 +495,26 @@ static void sys_finish(struct ravel__strategy *base)
     const char *what = s->dpor ? "DPOR" : "DFS";
     if (s->t->exhausted && s->bk == BOUND_NONE)
         snprintf(st->guarantee, sizeof st->guarantee,
-                 "exhausted: all %" PRIu64 " traces%s", s->traces.n,
+                 "exhausted: all %" PRIu64 " traces%s", st->traces,
                  s->dpor ? "" : " (every interleaving tried)");
     else if (s->t->exhausted)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s bound %d exhausted: all %" PRIu64
                  " traces with at most %d %s",
                  s->bk == BOUND_PREEMPTION ? "preemption" : "delay",
-                 s->t->bound, s->traces.n, s->t->bound,
+                 s->t->bound, st->traces, s->t->bound,
                  s->bk == BOUND_PREEMPTION ? "preemptions" : "delays");
     else if (s->bk != BOUND_NONE && s->t->bound > 0)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s bound %d exhausted (bound %d not finished): %" PRIu64
                  " traces",
                  s->bk == BOUND_PREEMPTION ? "preemption" : "delay",
-                 s->t->bound - 1, s->t->bound, s->traces.n);
+                 s->t->bound - 1, s->t->bound, st->traces);
     else
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s stopped before exhausting the space: %" PRIu64
                  " traces explored",
-                 what, s->traces.n);
+                 what, st->traces);
     st->complete = s->t->exhausted;
 }
 
@@ -542,6 +548,8 @@ struct ravel__strategy *ravel__systematic_new(
     s->base.ops = dpor ? &dpor_ops : &dfs_ops;
     s->base.stats = c->stats;
     s->dpor = dpor;
+    s->fingerprints = c->fingerprints;
+    s->debug = getenv("RAVEL_DEBUG_DPOR") != NULL;
     s->t = c->shared;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;

@@ -500,10 +500,22 @@ static uint32_t spawn(struct ravel__exec *x, uint32_t parent)
     if (x->nthreads >= RAVEL__MAX_THREADS)
         return RAVEL__NONE;
     struct ravel__thread *p = &x->threads[parent];
-    char name[RAVEL__NAME_MAX];
-    int n = snprintf(name, sizeof name, "%s.%u", p->name, p->nchildren + 1);
-    if (n < 0 || (size_t)n >= sizeof name)
+    /* name = parent's name "." child number (by hand: this runs at every
+     * pthread_create of every execution) */
+    char digits[12];
+    int nd = 0;
+    for (uint32_t v = p->nchildren + 1; v; v /= 10)
+        digits[nd++] = (char)('0' + v % 10);
+    size_t pl = strlen(p->name);
+    if (pl + 1 + (size_t)nd + 1 > RAVEL__NAME_MAX)
         return RAVEL__NONE;
+    char name[RAVEL__NAME_MAX];
+    memcpy(name, p->name, pl);
+    name[pl] = '.';
+    for (int i = 0; i < nd; i++)
+        name[pl + 1 + i] = digits[nd - 1 - i];
+    int n = (int)pl + 1 + nd;
+    name[n] = 0;
     uint32_t c = x->nthreads++;
     struct ravel__thread *th = &x->threads[c];
     memset(th, 0, offsetof(struct ravel__thread, frames));

@@ -54,6 +54,11 @@ char ravel__sv_call(uint32_t type, uint32_t arg)
     }
 }
 
+/* Bytes a capture file may hold before it is emptied: executions append
+ * to it and the supervisor reads from where theirs began, so the files are
+ * not truncated (two system calls each) after every execution. */
+#define CAPTURE_KEEP (1u << 20)
+
 static void capture_reset(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -61,13 +66,24 @@ static void capture_reset(void)
         return;
     fflush(stdout);
     fflush(stderr);
-    (void)!ftruncate(rt->cap_out, 0);
-    lseek(rt->cap_out, 0, SEEK_SET);
-    (void)!ftruncate(rt->cap_err, 0);
-    lseek(rt->cap_err, 0, SEEK_SET);
-    /* The program may have closed or redirected them. */
-    dup2(rt->cap_out, 1);
-    dup2(rt->cap_err, 2);
+    off_t o = lseek(rt->cap_out, 0, SEEK_CUR);
+    off_t e = lseek(rt->cap_err, 0, SEEK_CUR);
+    if (o > CAPTURE_KEEP) {
+        (void)!ftruncate(rt->cap_out, 0);
+        o = lseek(rt->cap_out, 0, SEEK_SET);
+    }
+    if (e > CAPTURE_KEEP) {
+        (void)!ftruncate(rt->cap_err, 0);
+        e = lseek(rt->cap_err, 0, SEEK_SET);
+    }
+    rt->sh->out_start = o > 0 ? (uint64_t)o : 0;
+    rt->sh->err_start = e > 0 ? (uint64_t)e : 0;
+    if (ravel__changed_stdio) {
+        /* The program closed or redirected them. */
+        dup2(rt->cap_out, 1);
+        dup2(rt->cap_err, 2);
+        ravel__changed_stdio = false;
+    }
 }
 
 static void run_one(uint64_t number)

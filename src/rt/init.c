@@ -311,6 +311,7 @@ void ravel__make_strategy(bool resume)
         .shared = rt->strategy_mem,
         .shared_size = rt->strategy_mem_size,
         .resume = resume,
+        .fingerprints = o->trace_fingerprints,
         .stats = &rt->sh->stats,
     };
     char err[256];

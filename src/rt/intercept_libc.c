@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,57 @@ RAVEL__EXPORT pid_t fork(void)
         ravel__self = NULL;
     }
     return pid;
+}
+
+/* State the reset between executions restores only when it changed. */
+RAVEL__EXPORT int chdir(const char *path)
+{
+    if (ravel__rt.active)
+        ravel__changed_cwd = true;
+    return REAL(chdir)(path);
+}
+
+RAVEL__EXPORT int fchdir(int fd)
+{
+    if (ravel__rt.active)
+        ravel__changed_cwd = true;
+    return REAL(fchdir)(fd);
+}
+
+RAVEL__EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+    if (ravel__rt.active && set)
+        ravel__changed_sigmask = true;
+    return REAL(sigprocmask)(how, set, old);
+}
+
+RAVEL__EXPORT int pthread_sigmask(int how, const sigset_t *set,
+                                  sigset_t *old)
+{
+    if (ravel__rt.active && set)
+        ravel__changed_sigmask = true;
+    return REAL(pthread_sigmask)(how, set, old);
+}
+
+RAVEL__EXPORT int close(int fd)
+{
+    if (fd <= 2 && ravel__rt.executing)
+        ravel__changed_stdio = true;
+    return REAL(close)(fd);
+}
+
+RAVEL__EXPORT int dup2(int from, int to)
+{
+    if (to <= 2 && ravel__rt.executing)
+        ravel__changed_stdio = true;
+    return REAL(dup2)(from, to);
+}
+
+RAVEL__EXPORT int dup3(int from, int to, int flags)
+{
+    if (to <= 2 && ravel__rt.executing)
+        ravel__changed_stdio = true;
+    return REAL(dup3)(from, to, flags);
 }
 
 RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)

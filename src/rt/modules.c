@@ -13,8 +13,8 @@
  *     program's own (heap.c, intercept_libc.c);
  *   - its writable data (.data, .bss: the PT_LOAD segments with write
  *     permission, minus the part made read-only after relocation,
- *     PT_GNU_RELRO): the program's globals, saved and restored between
- *     executions (reset.c);
+ *     PT_GNU_RELRO, and minus the lazy-binding GOT): the program's
+ *     globals, saved and restored between executions (reset.c);
  *   - its thread-local-storage image (PT_TLS), to give a pooled OS thread
  *     fresh `_Thread_local` variables for each program thread.
  */
@@ -71,12 +71,32 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
     struct module *m = data;
     if (info->dlpi_addr != m->bias)
         return 0;
-    uintptr_t relro_lo = 0, relro_hi = 0;
+    uintptr_t relro_lo = 0, relro_hi = 0, got_lo = 0, got_hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
         if (p->p_type == PT_GNU_RELRO) {
             relro_lo = info->dlpi_addr + p->p_vaddr;
             relro_hi = relro_lo + p->p_memsz;
+        }
+        if (p->p_type == PT_DYNAMIC) {
+            /* The lazy-binding GOT (.got.plt): restoring it would undo
+             * symbol resolution and pay for it again every execution. */
+            const ElfW(Dyn) *d =
+                (const ElfW(Dyn) *)(info->dlpi_addr + p->p_vaddr);
+            uintptr_t pltgot = 0, pltrelsz = 0;
+            for (; d->d_tag != DT_NULL; d++) {
+                if (d->d_tag == DT_PLTGOT)
+                    pltgot = d->d_un.d_ptr;
+                else if (d->d_tag == DT_PLTRELSZ)
+                    pltrelsz = d->d_un.d_val;
+            }
+            if (pltgot) {
+                /* d_ptr is relocated by the loader in the main program
+                 * and libraries alike on glibc. */
+                got_lo = pltgot;
+                got_hi = pltgot + (3 + pltrelsz / sizeof(ElfW(Rela))) *
+                                      sizeof(void *);
+            }
         }
     }
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -94,7 +114,13 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
                 if (end > lo)
                     lo = end;
             }
-            if (lo < hi)
+            if (got_hi > lo && got_lo < hi) {
+                /* Cut the GOT out: keep what lies before and after it. */
+                if (got_lo > lo && m->ndata < MAX_SEGS)
+                    m->data[m->ndata++] = (struct seg){lo, got_lo};
+                lo = got_hi > lo ? got_hi : lo;
+            }
+            if (lo < hi && m->ndata < MAX_SEGS)
                 m->data[m->ndata++] = (struct seg){lo, hi};
         } else if (p->p_type == PT_TLS && info->dlpi_tls_data) {
             m->has_tls = true;

@@ -17,6 +17,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
@@ -113,6 +114,13 @@
     X(void *, valloc, (size_t))                                                \
     X(void *, pvalloc, (size_t))                                               \
     X(pid_t, fork, (void))                                                     \
+    X(int, chdir, (const char *))                                              \
+    X(int, fchdir, (int))                                                      \
+    X(int, sigprocmask, (int, const sigset_t *, sigset_t *))                   \
+    X(int, pthread_sigmask, (int, const sigset_t *, sigset_t *))               \
+    X(int, close, (int))                                                       \
+    X(int, dup2, (int, int))                                                   \
+    X(int, dup3, (int, int, int))                                              \
     X(FILE *, fopen, (const char *, const char *))                             \
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))

@@ -66,6 +66,7 @@ static unsigned char *fd_open;
 static int fd_limit;
 static int first_free_fd;
 static uint64_t restores;
+bool ravel__changed_cwd, ravel__changed_sigmask, ravel__changed_stdio;
 
 /* ---- exit handlers ----------------------------------------------------- */
 
@@ -218,16 +219,13 @@ static void close_if_new(int fd)
 }
 
 /* Has the program probably opened a descriptor? New descriptors take the
- * lowest free number, so the ones that were free are checked; a full scan
- * runs anyway every 64 executions to catch dup2 to a high number. */
+ * lowest free number, so the first one that was free is checked; a full
+ * scan runs anyway every 64 executions to catch dup2 to a high number. */
 static bool fds_changed(void)
 {
     if ((restores & 63) == 0)
         return true;
-    for (int fd = first_free_fd; fd < first_free_fd + 4; fd++)
-        if (fcntl(fd, F_GETFD) != -1)
-            return true;
-    return false;
+    return fcntl(first_free_fd, F_GETFD) != -1;
 }
 
 /* ---- snapshot and restore ----------------------------------------------- */
@@ -291,13 +289,13 @@ void ravel__reset_restore(void)
     /* Streams first (flushing them), then stray descriptors. */
     while (nfiles)
         REAL(fclose)(files[--nfiles]);
-    if (fds_changed())
+    bool full = fds_changed();
+    if (full)
         each_fd(close_if_new);
-    if (stdin_fd >= 0) {
+    if (stdin_fd >= 0 && (full || ravel__changed_stdio))
         dup2(stdin_fd, 0);
-        if (stdin_off >= 0)
-            lseek(0, stdin_off, SEEK_SET);
-    }
+    if (stdin_off >= 0)
+        lseek(0, stdin_off, SEEK_SET);
 
     for (unsigned i = 0; i < nkeys;) {
         if (keys[i].in_execution) {
@@ -316,9 +314,11 @@ void ravel__reset_restore(void)
         memcpy((void *)data.lo[i], data.copy[i], data.hi[i] - data.lo[i]);
     ravel__reset_thread_tls();
 
-    if (cwd_fd >= 0)
+    if (cwd_fd >= 0 && ravel__changed_cwd)
         (void)!fchdir(cwd_fd);
-    pthread_sigmask(SIG_SETMASK, &main_mask, NULL);
+    if (ravel__changed_sigmask)
+        pthread_sigmask(SIG_SETMASK, &main_mask, NULL);
+    ravel__changed_cwd = ravel__changed_sigmask = false;
     environ = saved_environ;
     if (saved_environ)
         memcpy(saved_environ, saved_environ_entries,

@@ -79,6 +79,7 @@ struct ravel__shared {
     struct ravel__explore_stats stats; /* the strategy's figures */
     uint64_t blocked_runs;    /* executions abandoned as blocked */
     uint8_t have_last_complete;
+    uint64_t out_start, err_start; /* capture offsets of this execution */
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
@@ -294,6 +295,9 @@ void ravel__modules_scan(void);
 /* Writable data ranges of the instrumented modules; returns how many. */
 unsigned ravel__modules_data(uintptr_t *lo, uintptr_t *hi, unsigned max);
 
+/* Set by interceptors when the program changes process state that is
+ * costly to restore unconditionally (reset.c restores it only then). */
+extern bool ravel__changed_cwd, ravel__changed_sigmask, ravel__changed_stdio;
 void ravel__reset_snapshot(void);
 void ravel__reset_restore(void);
 void ravel__reset_thread_tls(void);

@@ -155,23 +155,36 @@ static bool yield_like(const struct ravel__event *ev)
            (ev->flags & (RAVEL__EV_TIMEDOUT | RAVEL__EV_FAILED));
 }
 
+/* Threads with a non-empty yield_wait (fast path: usually none). */
+static uint64_t yielders;
+
 /* After thread t's step ev: update everyone's fairness waits. */
 static void fairness_after(struct ravel__exec *x, uint32_t t,
                            const struct ravel__event *ev)
 {
     if (t >= 64)
         return;
+    if (x->nevents == 1)
+        yielders = 0; /* a new execution */
     uint64_t tb = 1ULL << t;
-    for (uint32_t u = 0; u < x->nthreads && u < 64; u++)
-        x->threads[u].yield_wait &= ~tb;
-    if (yield_like(ev))
+    for (uint64_t m = yielders; m; m &= m - 1) {
+        uint32_t u = (uint32_t)__builtin_ctzll(m);
+        if (u < x->nthreads && (x->threads[u].yield_wait &= ~tb) == 0)
+            yielders &= ~(1ULL << u);
+    }
+    if (yield_like(ev)) {
         x->threads[t].yield_wait = x->threads[t].others_enabled;
+        if (x->threads[t].yield_wait)
+            yielders |= tb;
+    }
 }
 
 /* Drops threads waiting (by fairness) for others from enabled[]. */
 static uint32_t fair_filter(const struct ravel__exec *x, uint32_t *enabled,
                             uint32_t n)
 {
+    if (!yielders)
+        return n;
     uint64_t en = 0;
     for (uint32_t i = 0; i < n; i++)
         if (enabled[i] < 64)

@@ -176,19 +176,21 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
 
 /* ---- captured output ---------------------------------------------------- */
 
-static char *read_capture(int fd, size_t *len)
+/* The capture file's bytes from `from` on (this execution's). */
+static char *read_capture(int fd, uint64_t from, size_t *len)
 {
     *len = 0;
     if (fd < 0)
         return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || st.st_size <= 0)
+    if (fstat(fd, &st) != 0 || st.st_size <= 0 ||
+        (uint64_t)st.st_size <= from)
         return NULL;
-    size_t n = (size_t)st.st_size;
+    size_t n = (size_t)st.st_size - from;
     char *buf = malloc(n + 1);
     if (!buf)
         return NULL;
-    ssize_t r = pread(fd, buf, n, 0);
+    ssize_t r = pread(fd, buf, n, (off_t)from);
     if (r <= 0) {
         free(buf);
         return NULL;
@@ -202,8 +204,8 @@ static char *read_capture(int fd, size_t *len)
 static char *execution_output(size_t *len)
 {
     size_t lo, le;
-    char *o = read_capture(ravel__rt.cap_out, &lo);
-    char *e = read_capture(ravel__rt.cap_err, &le);
+    char *o = read_capture(ravel__rt.cap_out, ravel__rt.sh->out_start, &lo);
+    char *e = read_capture(ravel__rt.cap_err, ravel__rt.sh->err_start, &le);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (o)
         ravel__sb_addn(&sb, o, lo);
@@ -727,7 +729,7 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
             /* The reason is often in what the program (or a sanitizer in
              * ravel's own build) printed last. */
             size_t olen;
-            char *out = read_capture(rt->cap_err, &olen);
+            char *out = read_capture(rt->cap_err, 0, &olen);
             char last[200] = "";
             if (out) {
                 while (olen && (out[olen - 1] == '\n' || out[olen - 1] == ' '))
