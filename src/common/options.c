@@ -267,6 +267,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  "use either --preemption-bound or --delay-bound, not both");
         return -1;
     }
+    static const char *const dpor_modes[] = {"optimal", "source", NULL};
+    if (!o->dpor_mode || !one_of(o->dpor_mode, dpor_modes)) {
+        snprintf(err, errlen, "--dpor-mode must be optimal or source");
+        return -1;
+    }
     static const char *const backends[] = {"auto", "fibers", "threads", NULL};
     if (!o->backend || !one_of(o->backend, backends)) {
         snprintf(err, errlen, "--backend must be auto, fibers or threads");

@@ -84,6 +84,11 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
         a->dpor_execs++;
         more = a->dpor->ops->end(a->dpor, x, blocked);
         merge_stats(a);
+        if (a->dpor->failed) {
+            memcpy(base->error, a->dpor->error, sizeof base->error);
+            base->failed = true;
+            return false;
+        }
         if (!more) {
             base->exhausted = true;
             base->stats->complete = 1;
@@ -130,9 +135,19 @@ static void auto_destroy(struct ravel__strategy *base)
     free(a);
 }
 
+static bool auto_start(struct ravel__strategy *base)
+{
+    struct autos *a = (struct autos *)base;
+    if (a->dpor->ops->start(a->dpor))
+        return true;
+    base->exhausted = a->dpor->exhausted;
+    base->stats->complete = a->dpor_stats.complete;
+    return false;
+}
+
 static const struct ravel__strategy_ops auto_ops = {
     "auto",   auto_begin,  auto_choose_thread, auto_choose_value,
-    auto_end, auto_finish, auto_destroy,
+    auto_end, auto_finish, auto_destroy,       auto_start,
 };
 
 struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)

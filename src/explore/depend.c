@@ -14,17 +14,27 @@
 #define L RAVEL__ACC_RELEASE
 #define T RAVEL__ACC_TEST
 #define S RAVEL__ACC_SHARED
+#define CW RAVEL__ACC_WAIT
+#define CN RAVEL__ACC_NOTIFY
+#define CK RAVEL__ACC_WOKEN
 
+#define o false
+#define X true
 static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
-    /*          NONE   READ   WRITE  ACQ    REL    TEST   SHARED */
-    /* NONE */ {false, false, false, false, false, false, false},
-    /* READ */ {false, false, true, false, false, false, false},
-    /* WRITE*/ {false, true, true, false, false, false, false},
-    /* ACQ  */ {false, false, false, true, false, true, true},
-    /* REL  */ {false, false, false, false, false, true, false},
-    /* TEST */ {false, false, false, true, true, true, true},
-    /* SHRD */ {false, false, false, true, false, true, false},
+    /*          NONE READ WRITE ACQ REL TEST SHRD WAIT NTFY WOKEN */
+    /* NONE */ {o,   o,   o,    o,  o,  o,   o,   o,   o,   o},
+    /* READ */ {o,   o,   X,    o,  o,  o,   o,   o,   o,   o},
+    /* WRITE*/ {o,   X,   X,    o,  o,  o,   o,   o,   o,   o},
+    /* ACQ  */ {o,   o,   o,    X,  o,  X,   X,   o,   o,   o},
+    /* REL  */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o},
+    /* TEST */ {o,   o,   o,    X,  X,  X,   X,   X,   X,   X},
+    /* SHRD */ {o,   o,   o,    X,  o,  X,   o,   o,   o,   o},
+    /* WAIT */ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o},
+    /* NTFY */ {o,   o,   o,    o,  o,  X,   o,   X,   X,   X},
+    /* WOKEN*/ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o},
 };
+#undef o
+#undef X
 
 static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
 {
@@ -76,12 +86,16 @@ static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
         return;
     case RAVEL__OP_COND_WAIT:
     case RAVEL__OP_COND_TIMEDWAIT:
-        add(a, obj, T);
+        add(a, obj, CW);
         add(a, obj2, L);
         return;
     case RAVEL__OP_COND_WAKE:
-        add(a, obj, T);
+        add(a, obj, CK);
         add(a, obj2, A);
+        return;
+    case RAVEL__OP_COND_SIGNAL:
+    case RAVEL__OP_COND_BROADCAST:
+        add(a, obj, CN);
         return;
     case RAVEL__OP_ATOMIC_LOAD:
         add(a, obj, R);
@@ -108,6 +122,12 @@ void ravel__event_access(const struct ravel__event *ev,
              ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux, a);
 }
 
+void ravel__event_access_any(const struct ravel__event *ev,
+                             struct ravel__access *a)
+{
+    classify(ev->kind, ev->obj, ev->aux, ev->thread, true, a);
+}
+
 void ravel__op_access(const struct ravel__op *op, uint32_t t,
                       struct ravel__access *a)
 {
@@ -122,6 +142,40 @@ bool ravel__access_dependent(const struct ravel__access *a,
     for (uint8_t i = 0; i < a->n; i++)
         for (uint8_t k = 0; k < b->n; k++)
             if (a->obj[i] == b->obj[k] && dep[a->cls[i]][b->cls[k]])
+                return true;
+    return false;
+}
+
+void ravel__access_keys(const struct ravel__access *a,
+                        const struct ravel__exec *x, struct ravel__kaccess *k)
+{
+    memset(k, 0, sizeof *k);
+    k->n = a->n;
+    k->global = a->global;
+    for (uint8_t i = 0; i < a->n; i++) {
+        uint32_t o = a->obj[i];
+        k->cls[i] = a->cls[i];
+        if (o & 0x80000000u) {
+            uint32_t t = o & 0x7fffffffu;
+            k->key[i] = t < x->nthreads ? x->threads[t].key ^ 0x7468ULL
+                                        : (uint64_t)o;
+        } else if (o < x->nobjects) {
+            const struct ravel__object *ob = &x->objects[o];
+            k->key[i] = ob->key ? ob->key : ravel__hash_ptr(ob->addr);
+        } else {
+            k->key[i] = o;
+        }
+    }
+}
+
+bool ravel__kaccess_dependent(const struct ravel__kaccess *a,
+                              const struct ravel__kaccess *b)
+{
+    if ((a->global && (b->n || b->global)) || (b->global && a->n))
+        return true;
+    for (uint8_t i = 0; i < a->n; i++)
+        for (uint8_t k = 0; k < b->n; k++)
+            if (a->key[i] == b->key[k] && dep[a->cls[i]][b->cls[k]])
                 return true;
     return false;
 }
@@ -377,18 +431,44 @@ uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
                                const struct ravel__exec *x)
 {
     /* Order-independent: the sum of one hash per event, each over the
-     * event's identity and its vector clock. */
+     * event's identity and its vector clock. Threads are named by their
+     * keys: which thread got which index depends on the order in which
+     * independent creations ran. */
     uint64_t fp = 0;
     uint32_t nt = x->nthreads < RAVEL__HB_THREADS ? x->nthreads
                                                    : RAVEL__HB_THREADS;
     for (uint32_t e = 0; e < hb->nevents; e++) {
         const struct ravel__event *ev = &x->events[e];
-        uint64_t h = ((uint64_t)ev->thread << 40) ^
+        /* What the event did: its kind, what it touched, whether a
+         * compare-exchange succeeded. */
+        struct ravel__access a;
+        struct ravel__kaccess k;
+        ravel__event_access(ev, &a);
+        ravel__access_keys(&a, x, &k);
+        uint64_t h = x->threads[ev->thread].key ^
                      ((uint64_t)hb->tindex[e] << 8) ^ ev->kind;
+        h = ravel__hash_ptr(h ^ k.key[0]) ^ ravel__hash_ptr(k.key[1] + 1);
+        if (ev->kind == RAVEL__OP_ATOMIC_CAS)
+            h ^= ev->aux ? 0x5a5aULL : 0;
+        if (ev->kind == RAVEL__OP_COND_SIGNAL && ev->aux < x->nthreads)
+            h ^= ravel__hash_ptr(x->threads[ev->aux].key); /* who woke */
+
         const uint32_t *c = clock_of(hb, e);
+        uint64_t sum = 0;
         for (uint32_t i = 0; i < nt; i++)
-            h = ravel__hash_ptr(h ^ ((uint64_t)c[i] << 32 | i));
-        fp += ravel__hash_ptr(h);
+            if (c[i])
+                sum += ravel__hash_ptr(x->threads[i].key ^
+                                       ((uint64_t)c[i] << 32));
+        fp += ravel__hash_ptr(h ^ ravel__hash_ptr(sum));
+    }
+    /* Data choices, by thread and position in it (a signal's choice is
+     * in its event, as the thread it woke). */
+    for (uint32_t i = 0; i < x->nvchoices; i++) {
+        const struct ravel__vchoice *v = &x->vchoices[i];
+        if (v->data && v->thread < x->nthreads)
+            fp += ravel__hash_ptr(x->threads[v->thread].key ^
+                                  ((uint64_t)v->tstep << 32 | v->value) ^
+                                  0x7663ULL << 48);
     }
     return fp ^ ravel__hash_ptr(hb->nevents);
 }

@@ -13,17 +13,29 @@
  *     RELEASE  giving it back (unlock, cond wait's release)
  *     TEST     observing without blocking (trylock, tryjoin, join,
  *              detach, a thread finishing, destroying an object; every
- *              operation on a condition variable, semaphore, barrier or
- *              once: they choose, count or wait on each other)
+ *              operation on a semaphore, barrier or once: they choose,
+ *              count or wait on each other)
  *     SHARED   rdlock: readers commute with readers
+ *     WAIT     joining a condition variable's waiters
+ *     NOTIFY   signal, broadcast: which waiters it wakes depends on who
+ *              waits
+ *     WOKEN    leaving the waiters (signaled, or timed out)
  *
- *     dependent?  READ WRITE ACQ  REL  TEST SHARED
- *     READ         -    x    -    -    -    -
- *     WRITE        x    x    -    -    -    -
- *     ACQUIRE      -    -    x    -    x    x
- *     RELEASE      -    -    -    -    x    -
- *     TEST         -    -    x    x    x    x
- *     SHARED       -    -    x    -    x    -
+ *     dependent?  READ WRITE ACQ  REL  TEST SHARED WAIT NOTIFY WOKEN
+ *     READ         -    x    -    -    -    -      -    -      -
+ *     WRITE        x    x    -    -    -    -      -    -      -
+ *     ACQUIRE      -    -    x    -    x    x      -    -      -
+ *     RELEASE      -    -    -    -    x    -      -    -      -
+ *     TEST         -    -    x    x    x    x      x    x      x
+ *     SHARED       -    -    x    -    x    -      -    -      -
+ *     WAIT         -    -    -    -    x    -      -    x      -
+ *     NOTIFY       -    -    -    -    x    -      x    x      x
+ *     WOKEN        -    -    -    -    x    -      -    x      -
+ *
+ * Two waits commute (a signal may wake either: a data choice), and a wait
+ * commutes with another thread's wake: making them dependent would hide
+ * the race between a lock and a woken thread taking the mutex back behind
+ * the wait that released it.
  *
  * A release and an acquire of the same lock are never enabled at the same
  * time (the lock is held), so they are independent; making them dependent
@@ -55,6 +67,9 @@ enum ravel__acc_class {
     RAVEL__ACC_RELEASE,
     RAVEL__ACC_TEST,
     RAVEL__ACC_SHARED,
+    RAVEL__ACC_WAIT,
+    RAVEL__ACC_NOTIFY,
+    RAVEL__ACC_WOKEN,
     RAVEL__ACC_CLASSES
 };
 
@@ -68,9 +83,28 @@ struct ravel__access {
     bool global; /* exit(): dependent with everything */
 };
 
+/* Accesses named by keys that mean the same in every execution (object
+ * and thread keys, see model.h), for comparing steps of different
+ * executions. */
+struct ravel__kaccess {
+    uint64_t key[2];
+    uint8_t cls[2];
+    uint8_t n;
+    bool global;
+};
+void ravel__access_keys(const struct ravel__access *a,
+                        const struct ravel__exec *x,
+                        struct ravel__kaccess *k);
+bool ravel__kaccess_dependent(const struct ravel__kaccess *a,
+                              const struct ravel__kaccess *b);
+
 /* Accesses of an executed event (uses its outcome: a failed CAS reads). */
 void ravel__event_access(const struct ravel__event *ev,
                          struct ravel__access *a);
+/* Accesses of an executed event as they would be in any order (a CAS
+ * counts as a write whether or not it succeeded here). */
+void ravel__event_access_any(const struct ravel__event *ev,
+                             struct ravel__access *a);
 /* Accesses of thread t's pending operation, before it ran (conservative:
  * a CAS may write). */
 void ravel__op_access(const struct ravel__op *op, uint32_t t,

@@ -30,6 +30,8 @@ struct ravel__explore_stats {
     uint64_t blocked; /* executions cut short: redundant by sleep sets, or
                          a false ravel_assume() */
     int32_t bound;    /* bound explored so far, -1 when unbounded */
+    uint64_t digest;  /* order-independent digest of the set of traces
+                         counted by fingerprint (0: not counted so) */
     uint8_t complete; /* the whole space (or the bound) was explored */
     char guarantee[320]; /* what the run guarantees, for the summary */
 };
@@ -61,12 +63,18 @@ struct ravel__strategy_ops {
      * stats->complete. */
     void (*finish)(struct ravel__strategy *s);
     void (*destroy)(struct ravel__strategy *s);
+    /* Optional: called once before the first execution of this process;
+     * false when there is nothing to run (another lane finished the
+     * search). May wait for work. */
+    bool (*start)(struct ravel__strategy *s);
 };
 
 struct ravel__strategy {
     const struct ravel__strategy_ops *ops;
     /* Set when the strategy has explored everything it can. */
     bool exhausted;
+    /* Set when it stopped because of a tool error (see `error`). */
+    bool failed;
     struct ravel__explore_stats *stats; /* shared; never NULL */
     /* Why choose_* returned RAVEL__CHOICE_ERROR. */
     char error[256];
@@ -87,14 +95,16 @@ struct ravel__strategy_config {
     void *shared;
     size_t shared_size;
     bool resume;
-    uint32_t shard, shards; /* explore only shard `shard` of `shards` */
+    uint64_t max_steps;     /* the shared memory was sized for these */
+    uint32_t lane, lanes;   /* this executor's lane of `lanes` (--jobs) */
+    const char *dpor_mode;  /* "optimal" or "source" */
     bool fingerprints;      /* dpor: count traces by fingerprint */
     struct ravel__explore_stats *stats;
 };
 
-/* Bytes of shared memory the systematic strategies need for executions
- * of up to max_steps steps. */
-size_t ravel__strategy_shared_size(uint64_t max_steps);
+/* Bytes of shared memory the systematic strategies need for `lanes`
+ * lanes of executions of up to max_steps steps. */
+size_t ravel__strategy_shared_size(uint64_t max_steps, uint32_t lanes);
 
 /* Builds the strategy; NULL with a message in err on a bad configuration. */
 struct ravel__strategy *ravel__strategy_new(

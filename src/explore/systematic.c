@@ -3,97 +3,100 @@
  * search and dynamic partial-order reduction (DPOR).
  *
  * The program is re-executed from the start for every execution. The
- * search tree is a stack with one node per choice point of the current
- * execution (a scheduling point, or a data choice):
+ * search tree (tree.h) holds one node per choice point; each lane (an
+ * executor process; one unless --jobs) has a path through it. An
+ * execution first replays the choices of path[0..prefix), then makes
+ * default choices (the running thread if it can go on: fewest preemptions
+ * first), adding nodes. When it ends, the lane records what must still be
+ * explored and takes the next branch (tree.h says which).
  *
- *     node 0        node 1        node 2 ...            (shared memory)
- *     enabled {1}   enabled {1,   enabled {1.1, 1.2}
- *     chose 1         1.1}        chose 1.2
- *                   chose 1.1     backtrack {1.1,1.2} done {1.2}
+ * What must still be explored depends on the search:
  *
- * An execution first replays the choices of nodes[0..prefix), then makes
- * default choices (the running thread if it can go on: fewest
- * preemptions first), adding nodes. When it ends, the deepest node with
- * something left in its backtrack set gets its next choice and becomes the
- * end of the next prefix.
+ *   dfs     every enabled thread at every node (within the preemption or
+ *           delay bound, which grows 0, 1, 2 ... when iterating);
+ *   dpor    optimal DPOR (Abdulla, Aronis, Jonsson, Sagonas, POPL 2014):
+ *           for each race of the finished execution, the wakeup sequence
+ *           that reverses it goes into the wakeup tree of the node where
+ *           the race's first step was chosen (wakeup.h), unless sleep sets
+ *           show it redundant. Each complete execution is a distinct
+ *           Mazurkiewicz trace, every trace is explored, and no execution
+ *           is abandoned as redundant, except where steps are treated
+ *           conservatively (atomic sections);
+ *   source  source-set DPOR (same paper): for each race, one thread that
+ *           can start the reversal is added to the node's backtrack set.
+ *           Cheaper per race, but some executions end up redundant and are
+ *           abandoned ("blocked"). Used with a bound, where wakeup trees
+ *           would replay sequences that exceed it.
  *
- * DFS puts every enabled thread in a new node's backtrack set (within the
- * preemption or delay bound, which grows 0, 1, 2 ... when iterating).
- * DPOR puts only the first, then adds alternatives where the execution
- * shows they matter: Source-DPOR (Abdulla, Aronis, Jonsson, Sagonas, POPL
- * 2014) with sleep sets. For each race e < e' in the finished execution,
- * with v the events after e that do not happen after it, then e', some
- * thread that can start v is added at the node where e was chosen, unless
- * one already is. Sleep sets keep equivalent executions from being
- * explored twice; an execution that reaches a point where every enabled
- * thread sleeps is abandoned ("blocked"). Every complete DPOR execution is
- * a distinct Mazurkiewicz trace, and every trace is explored.
+ * Sleep sets: after a thread's branch at a node is taken, executions
+ * through later branches of that node keep it asleep until something
+ * dependent with its next step runs; an execution in which every enabled
+ * thread sleeps is abandoned ("blocked").
  *
  * Data choices (ravel_choose, which waiter a signal wakes) are nodes whose
  * every value is explored.
  *
- * The tree lives in memory shared with the supervisor, so that after a
- * crash a new executor can continue the search where it stopped.
+ * Races whose later step was replayed were handled by the execution that
+ * first ran it, so only races ending in the new part of an execution are
+ * analysed.
  */
 #include "strategy.h"
 
 #include "depend.h"
-#include "traces.h"
+#include "tree.h"
+#include "wakeup.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define TREE_MAGIC 0x7261766c74726565ULL
-
-struct node {
-    uint64_t enabled;   /* thread node: enabled threads */
-    uint64_t backtrack; /* thread node: threads to explore here */
-    uint64_t done;      /* thread node: threads explored (or being) */
-    uint64_t sleep;     /* thread node: sleep set on arrival */
-    uint32_t chosen;    /* the thread or value chosen this execution */
-    uint32_t nvalues;   /* value node: number of values; thread node: 0 */
-    uint32_t current;   /* thread that reached the scheduling point */
-    uint32_t step;      /* thread node: index of the event chosen here */
-    uint32_t cost;      /* preemptions or delays before this choice */
-};
-
-struct tree {
-    uint64_t magic;
-    uint64_t executions;
-    uint32_t depth;  /* nodes of the current execution */
-    uint32_t prefix; /* the next execution replays nodes[0..prefix) */
-    uint32_t cap;
-    int32_t bound;   /* current bound of an iterated bounded search */
-    uint8_t exhausted;
-    struct node nodes[];
-};
-
+enum mode { MODE_DFS, MODE_SOURCE, MODE_OPTIMAL };
 enum bound_kind { BOUND_NONE, BOUND_PREEMPTION, BOUND_DELAY };
+
+struct race {
+    uint32_t e1, e2;
+};
 
 struct sys {
     struct ravel__strategy base;
-    bool dpor;
+    enum mode mode;
     enum bound_kind bk;
     int64_t max_bound;
-    struct tree *t;
-    uint32_t cursor;     /* next node of this execution */
-    uint32_t cost;       /* preemptions/delays so far this execution */
-    uint64_t next_sleep; /* sleep set for the next thread node */
-    uint32_t *event_node; /* event index -> node index (this execution) */
-    uint32_t event_cap;
+    struct ravel__tree *t;
+    uint32_t lane;
+    /* This execution. */
+    uint32_t cursor;     /* next path entry */
+    uint32_t cost;       /* preemptions/delays so far */
+    uint64_t next_sleep; /* sleep set for the next node */
+    uint64_t next_read;  /* its threads known to do a failing CAS */
+    uint32_t settled;    /* next_sleep accounts for events before this
+                            (NONE: for those of the next node too) */
+    uint32_t record_node, record_event; /* a branch's first step, whose
+                            outcome the node records (done_read) */
+    uint32_t follow;     /* wakeup steps to replay at the next thread node */
+    uint32_t follow_value; /* value to take first at the next value node */
+    /* Scratch for analysing a finished execution. */
+    uint32_t *ev_pidx;   /* event -> path entry of its block's node */
+    uint32_t *blk_first, *blk_last, *ev_value, *thr_ev;
+    uint32_t thr_off[RAVEL__HB_THREADS + 1];
+    uint32_t ev_cap;
+    struct race *races;
+    uint32_t nraces, races_cap;
+    uint32_t race_from; /* analyse races ending at or after this event */
     struct ravel__hb hb;
-    struct ravel__traces traces;
-    uint64_t complete_execs;
-    bool fingerprints; /* DPOR: also count traces by fingerprint */
-    bool debug;        /* RAVEL_DEBUG_DPOR: print decisions */
+    struct ravel__wseq v;
+    bool multi;        /* this execution has blocks of several events */
+    bool fingerprints; /* also count traces by fingerprint */
+    bool fp_full;
+    uint64_t wut_misses; /* replayed wakeup steps that were not possible */
+    bool debug;          /* RAVEL_DEBUG_DPOR: print decisions */
 };
 
-size_t ravel__strategy_shared_size(uint64_t max_steps)
+size_t ravel__strategy_shared_size(uint64_t max_steps, uint32_t lanes)
 {
-    uint64_t nodes = max_steps + RAVEL__MAX_VCHOICES + 16;
-    return sizeof(struct tree) + nodes * sizeof(struct node);
+    return ravel__tree_size(max_steps, lanes);
 }
 
 static inline uint64_t bit(uint32_t t)
@@ -104,6 +107,16 @@ static inline uint64_t bit(uint32_t t)
 static uint32_t lowest(uint64_t m)
 {
     return (uint32_t)__builtin_ctzll(m);
+}
+
+static struct ravel__lane *my_lane(struct sys *s)
+{
+    return ravel__tree_lane(s->t, s->lane);
+}
+
+static struct ravel__pathent *my_path(struct sys *s)
+{
+    return ravel__tree_path(s->t, s->lane);
 }
 
 /* Cost of choosing p at a point reached by `current` with enabled `en`. */
@@ -128,6 +141,14 @@ static uint32_t choice_cost(const struct sys *s, uint32_t current, uint32_t p,
         return d;
     }
     return 0;
+}
+
+static bool within_bound(const struct sys *s, const struct ravel__tnode *nd,
+                         uint32_t p)
+{
+    return s->bk == BOUND_NONE ||
+           (int64_t)(nd->cost + choice_cost(s, nd->current, p, nd->enabled)) <=
+               s->t->bound;
 }
 
 /* The default choice among `avail`: the current thread when it can go on,
@@ -163,16 +184,121 @@ static uint32_t diverged(struct sys *s, const struct ravel__exec *x)
     return RAVEL__CHOICE_ERROR;
 }
 
-static void remember_event(struct sys *s, uint32_t event, uint32_t node)
+static uint32_t tree_full(struct sys *s, const char *what)
 {
-    if (event >= s->event_cap) {
-        uint32_t ncap = event + event / 2 + 1024;
-        uint32_t *ne = realloc(s->event_node, ncap * sizeof *ne);
-        RAVEL__CHECK(ne != NULL);
-        s->event_node = ne;
-        s->event_cap = ncap;
+    snprintf(s->base.error, sizeof s->base.error,
+             "the search tree is full (%s)", what);
+    return RAVEL__CHOICE_ERROR;
+}
+
+/*
+ * Sleep sets. After thread p is chosen, the threads of the candidate set
+ * (asleep on arrival, or whose branch was taken here) stay asleep while
+ * what p does commutes with their next step. What p does is known exactly
+ * once it has done it, so the set is refined with each event p logs
+ * (every event of p's block, atomic sections included), just before the
+ * next choice. A sleeping thread whose next step is a compare-exchange
+ * known to fail (it failed where its branch was taken, and nothing wrote
+ * its object since, or it would have been woken) only reads.
+ */
+static void sleep_candidates(struct sys *s, const struct ravel__exec *x,
+                             uint64_t cand, uint64_t cand_read, uint32_t p,
+                             uint32_t node)
+{
+    if (node != RAVEL__NONE)
+        cand &= ~ravel__tree_node(s->t, my_path(s)[node].node)->done_multi;
+    s->next_sleep = cand & ~bit(p);
+    s->next_read = cand_read & s->next_sleep;
+    s->settled = x->nevents;
+    s->record_node = node;
+    s->record_event = x->nevents;
+}
+
+static void sleep_refine(struct sys *s, const struct ravel__exec *x)
+{
+    if (s->settled == RAVEL__NONE) {
+        s->settled = x->nevents;
+        return;
     }
-    s->event_node[event] = node;
+    for (uint32_t e = s->settled; e < x->nevents; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        if (s->record_node != RAVEL__NONE && e <= s->record_event + 1) {
+            struct ravel__tnode *nd =
+                ravel__tree_node(s->t, my_path(s)[s->record_node].node);
+            if (e == s->record_event && ev->kind == RAVEL__OP_ATOMIC_CAS &&
+                !ev->aux)
+                nd->done_read |= bit(ev->thread);
+            if (e == s->record_event + 1) /* a second event: a block */
+                nd->done_multi |= bit(ev->thread);
+        }
+        if (!s->next_sleep)
+            continue;
+        struct ravel__access ae, aq;
+        ravel__event_access(ev, &ae);
+        for (uint64_t m = s->next_sleep; m; m &= m - 1) {
+            uint32_t q = lowest(m);
+            const struct ravel__thread *th = &x->threads[q];
+            bool dependent = true;
+            if (q < x->nthreads && th->state == RAVEL__T_LIVE && !th->atomic) {
+                ravel__op_access(&th->pending, q, &aq);
+                if ((s->next_read & bit(q)) && aq.n == 1 &&
+                    aq.cls[0] == RAVEL__ACC_WRITE &&
+                    th->pending.kind == RAVEL__OP_ATOMIC_CAS)
+                    aq.cls[0] = RAVEL__ACC_READ;
+                dependent = ravel__access_dependent(&ae, &aq);
+            }
+            if (dependent) {
+                s->next_sleep &= ~bit(q);
+                s->next_read &= ~bit(q);
+            }
+        }
+    }
+    s->settled = x->nevents;
+}
+
+/* The index of the thread with key `key` in this execution, or NONE. */
+static uint32_t slot_of(const struct ravel__exec *x, uint64_t key)
+{
+    for (uint32_t t = 0; t < x->nthreads; t++)
+        if (x->threads[t].key == key)
+            return t;
+    return RAVEL__NONE;
+}
+
+/*
+ * At a new node reached while replaying a wakeup tree: takes the leftmost
+ * step of *list that can run here and returns it (RAVEL__NIL if none);
+ * the other steps stay in *list as the node's pending branches, with
+ * their thread indices filled in. Steps that cannot run here are dropped
+ * (they cannot exist unless the program or the dependency relation is
+ * imprecise).
+ */
+static uint32_t follow_step(struct sys *s, const struct ravel__exec *x,
+                            uint32_t *list, uint64_t avail)
+{
+    uint32_t chosen = RAVEL__NIL;
+    uint32_t *link = list;
+    while (*link != RAVEL__NIL) {
+        uint32_t i = *link;
+        struct ravel__wnode *w = ravel__tree_wnode(s->t, i);
+        w->slot = slot_of(x, w->tkey);
+        bool ok = w->slot < 64 && (avail & bit(w->slot));
+        if (ok && chosen == RAVEL__NIL) {
+            chosen = i;
+            *link = w->sibling;
+            w->sibling = RAVEL__NIL;
+            continue;
+        }
+        if (!ok && chosen == RAVEL__NIL) {
+            s->wut_misses++;
+            *link = w->sibling;
+            w->sibling = RAVEL__NIL;
+            ravel__tree_wlist_free(s->t, i);
+            continue;
+        }
+        link = &w->sibling;
+    }
+    return chosen;
 }
 
 static uint32_t sys_choose_thread(struct ravel__strategy *base,
@@ -181,7 +307,9 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
                                   uint32_t current)
 {
     struct sys *s = (struct sys *)base;
-    struct tree *t = s->t;
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    struct ravel__pathent *path = my_path(s);
     if (x->nthreads > 64) {
         snprintf(base->error, sizeof base->error,
                  "the systematic strategies handle executions of up to 64 "
@@ -193,67 +321,94 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
     for (uint32_t i = 0; i < n; i++)
         en |= bit(enabled[i]);
     uint32_t c = s->cursor;
-    if (c >= t->cap) {
-        snprintf(base->error, sizeof base->error,
-                 "the search tree is full (more than %u choice points)",
-                 t->cap);
-        return RAVEL__CHOICE_ERROR;
-    }
-    struct node *nd = &t->nodes[c];
+    if (c >= t->path_cap)
+        return tree_full(s, "an execution has more choice points than "
+                            "--max-steps allows");
     uint32_t p;
-    if (c < t->prefix) {
+    struct ravel__tnode *nd;
+    bool sleeping = s->mode != MODE_DFS;
+    if (sleeping)
+        sleep_refine(s, x);
+    if (c < ln->prefix) {
+        nd = ravel__tree_node(t, path[c].node);
         if (nd->nvalues != 0 || nd->enabled != en)
             return diverged(s, x);
-        p = nd->chosen;
+        p = path[c].chosen;
+        if (c + 1 < ln->prefix) {
+            const struct ravel__tnode *next =
+                ravel__tree_node(t, path[c + 1].node);
+            s->next_sleep = next->sleep;
+            s->next_read = next->sleep_read;
+            s->settled = RAVEL__NONE;
+        } else {
+            /* The branch taken for this execution. */
+            if (sleeping)
+                sleep_candidates(s, x, ln->branch_sleep, ln->branch_read,
+                                 p, c);
+            s->follow = ln->branch_wut;
+            ln->branch_wut = RAVEL__NIL;
+            s->follow_value = ln->branch_value;
+        }
     } else {
         uint64_t avail = en & ~s->next_sleep;
-        if (!avail)
+        uint32_t wut = s->follow, step = RAVEL__NIL;
+        s->follow = RAVEL__NIL;
+        s->follow_value = RAVEL__NONE;
+        if (wut != RAVEL__NIL)
+            step = follow_step(s, x, &wut, avail);
+        if (step == RAVEL__NIL && !avail) {
+            if (s->debug) {
+                fprintf(stderr, "blocked at %u (event %u): asleep", c,
+                        x->nevents);
+                for (uint64_t m = en; m; m &= m - 1) {
+                    const struct ravel__op *op = &x->threads[lowest(m)].pending;
+                    fprintf(stderr, " %s(kind %u obj %u)",
+                            x->threads[lowest(m)].name, op->kind, op->obj);
+                }
+                fprintf(stderr, "\n");
+            }
+            ravel__tree_wlist_free(t, wut);
             return RAVEL__CHOICE_BLOCKED;
+        }
+        uint32_t ni = ravel__tree_node_new(t, s->lane);
+        if (ni == RAVEL__NIL) {
+            ravel__tree_wlist_free(t, wut);
+            if (step != RAVEL__NIL)
+                ravel__tree_wlist_free(t, step);
+            return tree_full(s, "too many choice points");
+        }
+        nd = ravel__tree_node(t, ni);
         nd->enabled = en;
         nd->sleep = s->next_sleep;
+        nd->sleep_read = s->next_read;
         nd->current = current;
-        nd->nvalues = 0;
         nd->cost = s->cost;
-        p = default_choice(current, avail);
-        if (s->dpor) {
-            nd->backtrack = bit(p);
-        } else if (s->bk != BOUND_NONE) {
-            nd->backtrack = 0;
-            for (uint64_t m = avail; m; m &= m - 1) {
-                uint32_t q = lowest(m);
-                if ((int64_t)(s->cost + choice_cost(s, current, q, en)) <=
-                    t->bound)
-                    nd->backtrack |= bit(q);
-            }
-            nd->backtrack |= bit(p);
+        nd->wut = wut;
+        if (step != RAVEL__NIL) {
+            struct ravel__wnode *w = ravel__tree_wnode(t, step);
+            p = w->slot;
+            s->follow = w->child;
+            s->follow_value = w->value;
+            ravel__tree_wnode_free(t, step);
         } else {
-            nd->backtrack = avail;
+            p = default_choice(current, avail);
         }
+        if (s->mode == MODE_DFS) {
+            nd->backtrack = 0;
+            for (uint64_t m = avail; m; m &= m - 1)
+                if (within_bound(s, nd, lowest(m)))
+                    nd->backtrack |= bit(lowest(m));
+        }
+        nd->backtrack |= bit(p);
         nd->done = bit(p);
-        nd->chosen = p;
-        t->depth = c + 1;
+        nd->step = x->nevents;
+        path[c].node = ni;
+        path[c].chosen = p;
+        ln->depth = c + 1;
+        if (sleeping)
+            sleep_candidates(s, x, nd->sleep, nd->sleep_read, p, c);
     }
     s->cost += choice_cost(s, current, p, en);
-    if (s->dpor) {
-        /* Threads asleep after this step: those asleep here or explored
-         * here before, whose next operation does not depend on p's. */
-        uint64_t z = (nd->sleep | nd->done) & ~bit(p) & ~((uint64_t)0);
-        uint64_t next = 0;
-        if (z) {
-            struct ravel__access ap, aq;
-            ravel__op_access(&x->threads[p].pending, p, &ap);
-            for (uint64_t m = z; m; m &= m - 1) {
-                uint32_t q = lowest(m);
-                if (q >= x->nthreads || x->threads[q].state != RAVEL__T_LIVE)
-                    continue;
-                ravel__op_access(&x->threads[q].pending, q, &aq);
-                if (!ravel__access_dependent(&ap, &aq))
-                    next |= bit(q);
-            }
-        }
-        s->next_sleep = next;
-    }
-    nd->step = x->nevents;
     s->cursor = c + 1;
     uint32_t i = index_of(enabled, n, p);
     return i == RAVEL__NONE ? diverged(s, x) : i;
@@ -263,27 +418,51 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
                                  const struct ravel__exec *x, uint32_t n)
 {
     struct sys *s = (struct sys *)base;
-    struct tree *t = s->t;
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    struct ravel__pathent *path = my_path(s);
     uint32_t c = s->cursor;
-    if (c >= t->cap) {
-        snprintf(base->error, sizeof base->error,
-                 "the search tree is full (more than %u choice points)",
-                 t->cap);
-        return RAVEL__CHOICE_ERROR;
-    }
-    struct node *nd = &t->nodes[c];
+    if (c >= t->path_cap)
+        return tree_full(s, "an execution has more choice points than "
+                            "--max-steps allows");
     uint32_t v;
-    if (c < t->prefix) {
+    if (s->mode != MODE_DFS)
+        sleep_refine(s, x);
+    if (c < ln->prefix) {
+        struct ravel__tnode *nd = ravel__tree_node(t, path[c].node);
         if (nd->nvalues != n)
             return diverged(s, x);
-        v = nd->chosen;
+        v = path[c].chosen;
+        if (c + 1 < ln->prefix) {
+            const struct ravel__tnode *next =
+                ravel__tree_node(t, path[c + 1].node);
+            s->next_sleep = next->sleep;
+            s->next_read = next->sleep_read;
+            s->settled = RAVEL__NONE;
+        } else {
+            /* The branch: the block that made the choice goes on. */
+            s->next_sleep = nd->sleep;
+            s->next_read = nd->sleep_read;
+            s->settled = x->nevents;
+            s->follow = RAVEL__NIL;
+            s->follow_value = RAVEL__NONE;
+        }
     } else {
-        memset(nd, 0, sizeof *nd);
+        uint32_t ni = ravel__tree_node_new(t, s->lane);
+        if (ni == RAVEL__NIL)
+            return tree_full(s, "too many choice points");
+        struct ravel__tnode *nd = ravel__tree_node(t, ni);
         nd->nvalues = n;
-        nd->chosen = 0;
+        nd->sleep = s->next_sleep;
+        nd->sleep_read = s->next_read;
+        nd->vfirst = s->follow_value < n ? s->follow_value : 0;
+        nd->vtaken = 1;
         nd->step = x->nevents;
-        t->depth = c + 1;
-        v = 0;
+        s->follow_value = RAVEL__NONE;
+        v = nd->vfirst;
+        path[c].node = ni;
+        path[c].chosen = v;
+        ln->depth = c + 1;
     }
     s->cursor = c + 1;
     return v;
@@ -292,39 +471,134 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
 static void sys_begin(struct ravel__strategy *base, uint64_t number)
 {
     struct sys *s = (struct sys *)base;
+    (void)number;
     s->cursor = 0;
     s->cost = 0;
-    s->next_sleep = 0;
+    s->next_sleep = s->next_read = 0;
+    s->settled = 0;
+    s->record_node = RAVEL__NONE;
+    s->follow = RAVEL__NIL;
+    s->follow_value = RAVEL__NONE;
 }
 
-/* ---- DPOR: races add alternatives --------------------------------------- */
+/* ---- analysing a finished execution -------------------------------------- */
 
-struct race_ctx {
-    struct sys *s;
-    const struct ravel__exec *x;
-};
-
-static void on_race(void *ctx, uint32_t e1, uint32_t e2)
+static void grow_scratch(struct sys *s, uint32_t n)
 {
-    struct race_ctx *rc = ctx;
-    struct sys *s = rc->s;
-    const struct ravel__exec *x = rc->x;
-    if (e1 >= s->event_cap)
+    if (n <= s->ev_cap)
         return;
-    /* Races that no schedule can reverse, because e1 is what enabled e2:
-     * a join and the finish of the thread it waited for; a wake and the
-     * signal that chose that waiter. */
+    uint32_t cap = n + n / 2 + 1024;
+    free(s->ev_pidx);
+    free(s->blk_first);
+    free(s->blk_last);
+    free(s->ev_value);
+    free(s->thr_ev);
+    s->ev_pidx = malloc(cap * sizeof *s->ev_pidx);
+    s->blk_first = malloc(cap * sizeof *s->blk_first);
+    s->blk_last = malloc(cap * sizeof *s->blk_last);
+    s->ev_value = malloc(cap * sizeof *s->ev_value);
+    s->thr_ev = malloc(cap * sizeof *s->thr_ev);
+    RAVEL__CHECK(s->ev_pidx && s->blk_first && s->blk_last && s->ev_value &&
+                 s->thr_ev);
+    s->ev_cap = cap;
+}
+
+/*
+ * Maps events to the nodes where they were chosen and to their blocks (an
+ * event inside an atomic section belongs to the block of the choice that
+ * began it), and lists each thread's events. Returns whether some block
+ * has more than one event.
+ */
+static bool map_events(struct sys *s, const struct ravel__exec *x)
+{
+    struct ravel__tree *t = s->t;
+    const struct ravel__pathent *path = my_path(s);
+    uint32_t depth = my_lane(s)->depth;
+    uint32_t n = x->nevents;
+    grow_scratch(s, n);
+    bool multi = false;
+    uint32_t pi = 0, cur = RAVEL__NONE, first = 0;
+    for (uint32_t e = 0; e < n; e++) {
+        while (pi < depth) {
+            const struct ravel__tnode *nd = ravel__tree_node(t, path[pi].node);
+            if (!nd->nvalues && nd->step > e)
+                break;
+            if (!nd->nvalues && nd->step == e) {
+                cur = pi;
+                first = e;
+            }
+            pi++;
+        }
+        if (e > 0 && first != e) {
+            multi = true;
+        }
+        s->ev_pidx[e] = cur;
+        s->blk_first[e] = first;
+        s->ev_value[e] = RAVEL__NONE;
+    }
+    for (uint32_t e = n; e-- > 0;)
+        s->blk_last[e] = (e + 1 < n && s->blk_first[e + 1] == s->blk_first[e])
+                             ? s->blk_last[e + 1]
+                             : e;
+    /* Each thread's events, in order (counting sort by thread). */
+    uint32_t nt = x->nthreads;
+    memset(s->thr_off, 0, (nt + 1) * sizeof *s->thr_off);
+    for (uint32_t e = 0; e < n; e++)
+        s->thr_off[x->events[e].thread + 1]++;
+    for (uint32_t u = 0; u < nt; u++)
+        s->thr_off[u + 1] += s->thr_off[u];
+    uint32_t fill[RAVEL__HB_THREADS];
+    memcpy(fill, s->thr_off, nt * sizeof *fill);
+    for (uint32_t e = 0; e < n; e++)
+        s->thr_ev[fill[x->events[e].thread]++] = e;
+    /* A data choice belongs to the block of its thread's event before it
+     * (made during that event, or by the code after it). */
+    for (uint32_t i = 0; i < x->nvchoices; i++) {
+        const struct ravel__vchoice *v = &x->vchoices[i];
+        if (v->thread >= nt || v->tstep == 0 ||
+            v->tstep > s->thr_off[v->thread + 1] - s->thr_off[v->thread])
+            continue;
+        uint32_t e = s->thr_ev[s->thr_off[v->thread] + v->tstep - 1];
+        uint32_t f = s->blk_first[e];
+        if (s->ev_value[f] == RAVEL__NONE)
+            s->ev_value[f] = v->value;
+    }
+    return multi;
+}
+
+static void collect_race(void *ctx, uint32_t e1, uint32_t e2)
+{
+    struct sys *s = ctx;
+    if (e2 < s->race_from)
+        return;
+    if (s->nraces == s->races_cap) {
+        s->races_cap = s->races_cap ? s->races_cap * 2 : 256;
+        s->races = realloc(s->races, s->races_cap * sizeof *s->races);
+        RAVEL__CHECK(s->races != NULL);
+    }
+    s->races[s->nraces++] = (struct race){e1, e2};
+}
+
+/* Races no schedule can reverse, because e1 is what enabled e2: a join
+ * and the finish of the thread it waited for; a wake and the signal that
+ * chose that waiter. */
+static bool unreversible(const struct ravel__exec *x, uint32_t e1,
+                         uint32_t e2)
+{
     const struct ravel__event *a = &x->events[e1], *b = &x->events[e2];
     if (a->kind == RAVEL__OP_FINISH && b->kind == RAVEL__OP_JOIN &&
         b->obj == a->thread)
-        return;
+        return true;
     if (a->kind == RAVEL__OP_COND_SIGNAL && b->kind == RAVEL__OP_COND_WAKE &&
         a->aux == b->thread && !(b->flags & RAVEL__EV_TIMEDOUT))
-        return;
-    uint32_t ni = s->event_node[e1];
-    if (ni >= s->t->depth)
-        return;
-    struct node *nd = &s->t->nodes[ni];
+        return true;
+    return false;
+}
+
+/* Source DPOR: one thread that can start v goes into the backtrack set. */
+static void source_race(struct sys *s, const struct ravel__exec *x,
+                        struct ravel__tnode *nd, uint32_t e1, uint32_t e2)
+{
     /* v: events after e1 that do not happen after it, then e2. For each
      * thread, its first event in v; the initials are the threads whose
      * first event has no other event of v before it in happens-before. */
@@ -332,7 +606,7 @@ static void on_race(void *ctx, uint32_t e1, uint32_t e2)
     uint64_t in_v = 0;
     for (uint32_t e = e1 + 1; e <= e2; e++) {
         uint32_t th = x->events[e].thread;
-        if (th >= 64 || (in_v & bit(th)))
+        if (in_v & bit(th))
             continue;
         if (e != e2 && ravel__hb_before(&s->hb, x, e1, e))
             continue;
@@ -341,10 +615,9 @@ static void on_race(void *ctx, uint32_t e1, uint32_t e2)
     }
     /* If e2 is the first event of its thread in v, it was that thread's
      * pending operation where e1 was chosen: it must have been enabled
-     * there, or e1 is what enabled it (a join waits for the finish, a
-     * wait for the signal) and the race cannot be reversed. */
+     * there, or e1 is what enabled it and the race cannot be reversed. */
     uint32_t th2 = x->events[e2].thread;
-    if (th2 < 64 && first[th2] == e2 && !(nd->enabled & bit(th2)))
+    if (first[th2] == e2 && !(nd->enabled & bit(th2)))
         return;
     uint64_t initials = 0;
     for (uint64_t m = in_v; m; m &= m - 1) {
@@ -361,196 +634,486 @@ static void on_race(void *ctx, uint32_t e1, uint32_t e2)
     }
     if (initials & nd->backtrack)
         return; /* already an alternative that starts v */
-    uint64_t cand = initials & nd->enabled;
+    uint64_t cand = initials & nd->enabled & ~nd->sleep;
     if (!cand)
-        return; /* no thread of v could go first there: not reversible */
-    if (!(cand & ~nd->sleep))
-        return; /* explored already, equivalently (sleep set) */
-    cand &= ~nd->sleep;
+        return; /* not reversible here, or explored already (asleep) */
     nd->backtrack |= (cand & bit(th2)) ? bit(th2) : bit(lowest(cand));
-    if (s->debug)
-        fprintf(stderr, "race %u(%s) < %u(%s): node %u backtrack %llx\n", e1,
-                x->threads[x->events[e1].thread].name, e2,
-                x->threads[th2].name, ni, (unsigned long long)nd->backtrack);
 }
 
-/* ---- ending an execution: the next prefix --------------------------------- */
-
-static bool next_prefix(struct sys *s)
+/* Optimal DPOR: the wakeup sequence reversing the race goes into the
+ * node's wakeup tree unless a sleeping or taken thread covers it. */
+static int optimal_race(struct sys *s, const struct ravel__wctx *c,
+                        struct ravel__tnode *nd, uint32_t p, uint32_t e2)
 {
-    struct tree *t = s->t;
-    for (uint32_t i = t->depth; i-- > 0;) {
-        struct node *nd = &t->nodes[i];
-        if (nd->nvalues) {
-            if (nd->chosen + 1 < nd->nvalues) {
-                nd->chosen++;
-                t->prefix = i + 1;
-                t->depth = i + 1;
-                return true;
-            }
+    const struct ravel__exec *x = c->x;
+    uint32_t st = nd->step;
+    if (!ravel__wseq_build(&s->v, c, st, e2))
+        return 0;
+    /* e2's thread, if v holds nothing else of it, must have been enabled
+     * here (or e1 is what enabled it). */
+    uint32_t th2 = x->events[e2].thread;
+    bool only = true;
+    for (uint32_t k = 0; k + 1 < s->v.n && only; k++)
+        only = s->v.e[k].thread != th2;
+    if (only && !(nd->enabled & bit(th2)))
+        return 0;
+    uint64_t cover = (nd->sleep | nd->done) & ~bit(p);
+    for (uint64_t m = cover; m; m &= m - 1) {
+        uint32_t q = lowest(m);
+        struct ravel__kaccess a;
+        ravel__wnext_access(c, q, st, &a);
+        if (ravel__wseq_weak_initial(&s->v, x->threads[q].key, &a))
+            return 0;
+    }
+    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+}
+
+/* exit() ends every other thread: a thread that could still have run
+ * where the exit was chosen must get its turn before it. */
+static int exit_race(struct sys *s, const struct ravel__exec *x,
+                     const struct ravel__wctx *c)
+{
+    uint32_t e = x->nevents - 1;
+    uint32_t pi = s->ev_pidx[e];
+    if (pi == RAVEL__NONE)
+        return 0;
+    struct ravel__tnode *nd = ravel__tree_node(s->t, my_path(s)[pi].node);
+    uint32_t et = x->events[e].thread;
+    uint64_t others = nd->enabled & ~nd->sleep & ~bit(et);
+    if (!others)
+        return 0;
+    if (s->mode != MODE_OPTIMAL) {
+        if (!(nd->backtrack & others))
+            nd->backtrack |= bit(lowest(others));
+        return 0;
+    }
+    if ((nd->done & others) || nd->wut != RAVEL__NIL)
+        return 0;
+    ravel__wseq_single(&s->v, c, lowest(others), nd->step);
+    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+}
+
+/* Records what the finished execution shows must still be explored.
+ * Called with the tree locked. Returns -1 when the tree is full. */
+static int analyse(struct sys *s, const struct ravel__exec *x)
+{
+    struct ravel__pathent *path = my_path(s);
+    struct ravel__wctx c = {
+        .x = x,
+        .hb = &s->hb,
+        .blk_first = s->blk_first,
+        .blk_last = s->blk_last,
+        .multi = s->multi,
+        .thr_ev = s->thr_ev,
+        .thr_off = s->thr_off,
+        .ev_value = s->ev_value,
+    };
+    for (uint32_t r = 0; r < s->nraces; r++) {
+        uint32_t e1 = s->races[r].e1, e2 = s->races[r].e2;
+        if (unreversible(x, e1, e2))
             continue;
-        }
-        uint64_t cand = nd->backtrack & ~nd->done & ~nd->sleep & nd->enabled;
-        if (s->bk != BOUND_NONE) {
-            /* Bounded: only alternatives within the current bound. */
-            for (uint64_t m = cand; m; m &= m - 1) {
-                uint32_t q = lowest(m);
-                if ((int64_t)(nd->cost + choice_cost(s, nd->current, q,
-                                                     nd->enabled)) >
-                    t->bound)
-                    cand &= ~bit(q);
+        uint32_t pi = s->ev_pidx[e1];
+        if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
+            continue;
+        struct ravel__tnode *nd = ravel__tree_node(s->t, path[pi].node);
+        if (s->mode == MODE_SOURCE) {
+            source_race(s, x, nd, e1, e2);
+            if (s->debug)
+                fprintf(stderr, "race %u(%s) < %u(%s): node %u\n", e1,
+                        x->threads[x->events[e1].thread].name, e2,
+                        x->threads[x->events[e2].thread].name, pi);
+        } else {
+            int rc = optimal_race(s, &c, nd, path[pi].chosen, e2);
+            if (rc < 0)
+                return -1;
+            if (s->debug) {
+                fprintf(stderr, "race %u(%s) < %u(%s): node %u%s", e1,
+                        x->threads[x->events[e1].thread].name, e2,
+                        x->threads[x->events[e2].thread].name, pi,
+                        rc > 0 ? " inserted" : "");
+                for (uint32_t k = 0; rc > 0 && k < s->v.n; k++)
+                    fprintf(stderr, " %s@%u%s",
+                            x->threads[s->v.e[k].thread].name,
+                            s->v.e[k].first, s->v.e[k].removed ? "-" : "");
+                fprintf(stderr, "\n");
             }
-        }
-        if (cand) {
-            uint32_t p = lowest(cand);
-            nd->done |= bit(p);
-            nd->chosen = p;
-            t->prefix = i + 1;
-            t->depth = i + 1;
-            return true;
         }
     }
+    if (x->ended == RAVEL__END_EXIT && x->nevents &&
+        x->events[x->nevents - 1].kind == RAVEL__OP_EXIT)
+        if (exit_race(s, x, &c) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- taking the next branch --------------------------------------------- */
+
+/* Takes a branch at node nd if one is pending; returns the choice or
+ * RAVEL__NONE. Fills the lane's branch fields. Called with the lock. */
+static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
+                            struct ravel__lane *ln)
+{
+    if (nd->nvalues) {
+        if (nd->vtaken >= nd->nvalues)
+            return RAVEL__NONE;
+        uint32_t v = (nd->vfirst + nd->vtaken++) % nd->nvalues;
+        ln->branch_sleep = nd->sleep;
+        ln->branch_read = nd->sleep_read;
+        ln->branch_wut = RAVEL__NIL;
+        ln->branch_value = RAVEL__NONE;
+        return v;
+    }
+    if (s->mode == MODE_OPTIMAL) {
+        while (nd->wut != RAVEL__NIL) {
+            uint32_t i = nd->wut;
+            struct ravel__wnode *w = ravel__tree_wnode(s->t, i);
+            nd->wut = w->sibling;
+            uint32_t p = w->slot;
+            if (p >= 64 || !(nd->enabled & bit(p)) ||
+                (nd->done & bit(p))) {
+                /* Not possible here (imprecision): drop it. */
+                s->wut_misses++;
+                w->sibling = RAVEL__NIL;
+                ravel__tree_wlist_free(s->t, i);
+                continue;
+            }
+            ln->branch_sleep = nd->sleep | nd->done;
+            ln->branch_read = nd->sleep_read | nd->done_read;
+            ln->branch_wut = w->child;
+            ln->branch_value = w->value;
+            nd->done |= bit(p);
+            ravel__tree_wnode_free(s->t, i);
+            return p;
+        }
+        return RAVEL__NONE;
+    }
+    uint64_t cand = nd->backtrack & ~nd->done & ~nd->sleep & nd->enabled;
+    for (uint64_t m = cand; m; m &= m - 1)
+        if (!within_bound(s, nd, lowest(m)))
+            cand &= ~bit(lowest(m));
+    if (!cand)
+        return RAVEL__NONE;
+    uint32_t p = lowest(cand);
+    ln->branch_sleep = nd->sleep | nd->done;
+    ln->branch_read = nd->sleep_read | nd->done_read;
+    ln->branch_wut = RAVEL__NIL;
+    ln->branch_value = RAVEL__NONE;
+    nd->done |= bit(p);
+    return p;
+}
+
+static void release_path(struct sys *s, struct ravel__lane *ln,
+                         uint32_t from)
+{
+    struct ravel__pathent *path = my_path(s);
+    for (uint32_t i = ln->depth; i-- > from;)
+        ravel__tree_node_unref(s->t, path[i].node);
+    if (ln->depth > from)
+        ln->depth = from;
+}
+
+/* The deepest pending branch on this lane's own path. */
+static bool take_own(struct sys *s, struct ravel__lane *ln)
+{
+    struct ravel__pathent *path = my_path(s);
+    for (uint32_t i = ln->depth; i-- > 0;) {
+        struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        uint32_t ch = take_branch(s, nd, ln);
+        if (ch == RAVEL__NONE)
+            continue;
+        release_path(s, ln, i + 1);
+        if (s->debug)
+            fprintf(stderr, "take node %u: %u (was %u)\n", i, ch,
+                    path[i].chosen);
+        path[i].chosen = ch;
+        ln->prefix = ln->depth = ln->committed = i + 1;
+        return true;
+    }
     return false;
+}
+
+/* The shallowest pending branch on another lane's path. */
+static bool steal(struct sys *s, struct ravel__lane *ln)
+{
+    struct ravel__tree *t = s->t;
+    uint32_t best_lane = RAVEL__NONE, best_i = UINT32_MAX;
+    for (uint32_t l = 0; l < t->nlanes; l++) {
+        if (l == s->lane)
+            continue;
+        struct ravel__lane *o = ravel__tree_lane(t, l);
+        struct ravel__pathent *op = ravel__tree_path(t, l);
+        uint32_t lim = o->committed < best_i ? o->committed : best_i;
+        for (uint32_t i = 0; i < lim; i++) {
+            const struct ravel__tnode *nd = ravel__tree_node(t, op[i].node);
+            bool pending;
+            if (nd->nvalues)
+                pending = nd->vtaken < nd->nvalues;
+            else if (s->mode == MODE_OPTIMAL)
+                pending = nd->wut != RAVEL__NIL;
+            else
+                pending = (nd->backtrack & ~nd->done & ~nd->sleep &
+                           nd->enabled) != 0;
+            if (pending) {
+                best_lane = l;
+                best_i = i;
+                break;
+            }
+        }
+    }
+    if (best_lane == RAVEL__NONE)
+        return false;
+    struct ravel__pathent *op = ravel__tree_path(t, best_lane);
+    struct ravel__tnode *nd = ravel__tree_node(t, op[best_i].node);
+    uint32_t ch = take_branch(s, nd, ln);
+    if (ch == RAVEL__NONE)
+        return false; /* only impossible steps were left: look again */
+    release_path(s, ln, 0);
+    struct ravel__pathent *path = my_path(s);
+    for (uint32_t i = 0; i <= best_i; i++) {
+        path[i] = op[i];
+        atomic_fetch_add(&ravel__tree_node(t, op[i].node)->refs, 1);
+    }
+    path[best_i].chosen = ch;
+    ln->prefix = ln->depth = ln->committed = best_i + 1;
+    return true;
+}
+
+static void pause_briefly(unsigned round)
+{
+    struct timespec ts = {0, round < 10 ? 50000 : 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/*
+ * Finds this lane's next branch (with the lock held on entry; released
+ * on return). Returns false when the search (all bounds) is over.
+ */
+static bool next_branch(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    if (ln->busy) {
+        ln->committed = ln->depth;
+        if (take_own(s, ln) || (t->nlanes > 1 && steal(s, ln))) {
+            ravel__tree_unlock(t);
+            return true;
+        }
+        /* Nothing here: wait for the other lanes, which may still add
+         * work. */
+        release_path(s, ln, 0);
+        ln->prefix = ln->committed = 0;
+        ln->busy = 0;
+        t->busy--;
+    }
+    for (unsigned round = 0;; round++) {
+        if (t->busy == 0) {
+            if (t->exhausted) {
+                ravel__tree_unlock(t);
+                return false;
+            }
+            /* This bound is exhausted: the next one, if any. */
+            if (s->bk != BOUND_NONE && t->bound < s->max_bound) {
+                ravel__tree_clear(t);
+                t->bound++;
+                ln->busy = 1;
+                t->busy = 1;
+                ravel__tree_unlock(t);
+                return true;
+            }
+            t->exhausted = 1;
+            ravel__tree_unlock(t);
+            return false;
+        }
+        if (t->nlanes > 1 && steal(s, ln)) {
+            ln->busy = 1;
+            t->busy++;
+            ravel__tree_unlock(t);
+            return true;
+        }
+        ravel__tree_unlock(t);
+        pause_briefly(round);
+        ravel__tree_lock(t);
+    }
+}
+
+static void publish_stats(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__explore_stats *st = s->base.stats;
+    /* DPOR explores each trace once, except that a thread whose step is
+     * an atomic section never sleeps: executions with such blocks are
+     * counted by fingerprint. */
+    bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE || s->fingerprints;
+    st->traces = by_fp ? atomic_load(&t->fp_count)
+                       : atomic_load(&t->complete_plain) +
+                             atomic_load(&t->fp_count);
+    st->blocked = atomic_load(&t->blocked);
+    st->bound = t->bound;
+    st->digest = by_fp ? atomic_load(&t->fp_digest) : 0;
 }
 
 static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                     bool blocked)
 {
     struct sys *s = (struct sys *)base;
-    struct tree *t = s->t;
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
     if (s->debug) {
-        fprintf(stderr, "execution %llu%s:", (unsigned long long)t->executions,
+        fprintf(stderr, "execution %llu%s:",
+                (unsigned long long)atomic_load(&t->executions),
                 blocked ? " BLOCKED" : "");
-        for (uint32_t i = 0; i < t->depth; i++)
-            fprintf(stderr, " %u:%s%s", i, x->threads[t->nodes[i].chosen].name,
-                    t->nodes[i].sleep ? "z" : "");
+        for (uint32_t i = 0; i < ln->depth; i++) {
+            const struct ravel__tnode *nd =
+                ravel__tree_node(t, my_path(s)[i].node);
+            uint32_t ch = my_path(s)[i].chosen;
+            if (nd->nvalues)
+                fprintf(stderr, " %u:=%u", i, ch);
+            else
+                fprintf(stderr, " %u:%s%s", i,
+                        ch < x->nthreads ? x->threads[ch].name : "?",
+                        nd->sleep ? "z" : "");
+        }
         fprintf(stderr, "\n");
     }
-    t->executions++;
+    atomic_fetch_add(&t->executions, 1);
     if (blocked)
-        base->stats->blocked++;
-    /* Events that happened got here through choices: map them back (an
-     * event inside an atomic section maps to the choice that began it). */
-    uint32_t last_node = RAVEL__NONE, ni = 0;
-    for (uint32_t e = 0; e < x->nevents; e++) {
-        while (ni < t->depth && (t->nodes[ni].nvalues ||
-                                 t->nodes[ni].step < e)) {
-            if (!t->nodes[ni].nvalues && t->nodes[ni].step <= e)
-                last_node = ni;
-            ni++;
-        }
-        if (ni < t->depth && !t->nodes[ni].nvalues && t->nodes[ni].step == e)
-            last_node = ni;
-        remember_event(s, e, last_node == RAVEL__NONE ? t->depth : last_node);
+        atomic_fetch_add(&t->blocked, 1);
+    else
+        atomic_fetch_add(&t->complete, 1);
+    if (s->mode != MODE_DFS)
+        sleep_refine(s, x); /* records the last step's outcome */
+
+    s->multi = map_events(s, x);
+    if (!blocked && !s->multi)
+        atomic_fetch_add(&t->complete_plain, 1);
+    /* Events before the branch this execution took were replayed. */
+    s->race_from = 0;
+    if (ln->prefix > 0) {
+        const struct ravel__tnode *bn =
+            ravel__tree_node(t, my_path(s)[ln->prefix - 1].node);
+        s->race_from = bn->step;
     }
-    if (s->dpor) {
-        struct race_ctx rc = {s, x};
-        /* exit() ends every other thread: a thread that could still have
-         * run there must get its turn before the exit. */
-        if (x->ended == RAVEL__END_EXIT && x->nevents &&
-            x->events[x->nevents - 1].kind == RAVEL__OP_EXIT) {
-            uint32_t en = s->event_node[x->nevents - 1];
-            if (en < t->depth) {
-                struct node *nd = &t->nodes[en];
-                uint64_t others = nd->enabled & ~nd->sleep &
-                                  ~bit(x->events[x->nevents - 1].thread);
-                if (others && !(nd->backtrack & others))
-                    nd->backtrack |= bit(lowest(others));
-            }
-        }
-        if (ravel__hb_compute(&s->hb, x, on_race, &rc) == 0 && !blocked &&
-            s->fingerprints)
-            ravel__traces_add_fingerprint(&s->traces,
-                                          ravel__hb_fingerprint(&s->hb, x));
-        if (!blocked)
-            s->complete_execs++;
-    } else if (!blocked) {
-        ravel__traces_add(&s->traces, x);
-        s->complete_execs++;
+    s->nraces = 0;
+    bool need_hb = s->mode != MODE_DFS || !blocked;
+    int hb_ok = -1;
+    if (need_hb)
+        hb_ok = ravel__hb_compute(&s->hb, x,
+                                  s->mode == MODE_DFS ? NULL : collect_race,
+                                  s);
+    bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
+                 s->fingerprints || s->multi;
+    if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
+        ravel__tree_fp_add(t, ravel__hb_fingerprint(&s->hb, x), &s->fp_full);
+
+    ravel__tree_lock(t);
+    if (hb_ok == 0 && s->mode != MODE_DFS && analyse(s, x) < 0) {
+        ravel__tree_unlock(t);
+        snprintf(base->error, sizeof base->error,
+                 "the search tree is full (too many pending wakeup "
+                 "sequences)");
+        base->failed = true;
+        return false;
     }
-    /* Every complete DPOR execution is a distinct trace; fingerprints,
-     * when asked for, check that. */
-    base->stats->traces =
-        s->dpor && !s->fingerprints ? s->complete_execs : s->traces.n;
-    if (next_prefix(s))
-        return true;
-    /* This bound is exhausted: the next one, if any. */
-    if (s->bk != BOUND_NONE && t->bound < s->max_bound) {
-        t->bound++;
-        base->stats->bound = t->bound;
-        t->prefix = 0;
-        t->depth = 0;
-        return true;
+    bool more = next_branch(s);
+    publish_stats(s);
+    if (!more) {
+        t->exhausted = 1;
+        base->exhausted = true;
+        base->stats->complete = 1;
     }
-    t->exhausted = 1;
-    base->exhausted = true;
-    base->stats->complete = 1;
-    return false;
+    return more;
 }
 
 static void sys_finish(struct ravel__strategy *base)
 {
     struct sys *s = (struct sys *)base;
     struct ravel__explore_stats *st = base->stats;
-    const char *what = s->dpor ? "DPOR" : "DFS";
+    publish_stats(s);
+    const char *what = s->mode == MODE_DFS ? "DFS" : "DPOR";
+    int32_t bound = s->t->bound;
+    const char *bname =
+        s->bk == BOUND_PREEMPTION ? "preemption" : "delay";
     if (s->t->exhausted && s->bk == BOUND_NONE)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "exhausted: all %" PRIu64 " traces%s", st->traces,
-                 s->dpor ? "" : " (every interleaving tried)");
+                 s->mode == MODE_DFS ? " (every interleaving tried)" : "");
     else if (s->t->exhausted)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s bound %d exhausted: all %" PRIu64
-                 " traces with at most %d %s",
-                 s->bk == BOUND_PREEMPTION ? "preemption" : "delay",
-                 s->t->bound, st->traces, s->t->bound,
-                 s->bk == BOUND_PREEMPTION ? "preemptions" : "delays");
-    else if (s->bk != BOUND_NONE && s->t->bound > 0)
+                 " traces with at most %d %ss",
+                 bname, bound, st->traces, bound, bname);
+    else if (s->bk != BOUND_NONE && bound > 0)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s bound %d exhausted (bound %d not finished): %" PRIu64
                  " traces",
-                 s->bk == BOUND_PREEMPTION ? "preemption" : "delay",
-                 s->t->bound - 1, s->t->bound, st->traces);
+                 bname, bound - 1, bound, st->traces);
     else
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%s stopped before exhausting the space: %" PRIu64
                  " traces explored",
                  what, st->traces);
     st->complete = s->t->exhausted;
+    if (s->debug && s->wut_misses)
+        fprintf(stderr, "wakeup steps not replayable: %llu\n",
+                (unsigned long long)s->wut_misses);
 }
 
 static void sys_destroy(struct ravel__strategy *base)
 {
     struct sys *s = (struct sys *)base;
     ravel__hb_free(&s->hb);
-    ravel__traces_free(&s->traces);
-    free(s->event_node);
+    ravel__wseq_free(&s->v);
+    free(s->ev_pidx);
+    free(s->blk_first);
+    free(s->blk_last);
+    free(s->ev_value);
+    free(s->thr_ev);
+    free(s->races);
     free(s);
+}
+
+/* Before this process's first execution: a lane other than 0 starting
+ * afresh waits for the tree, then for a branch to take. */
+static bool sys_start(struct ravel__strategy *base)
+{
+    struct sys *s = (struct sys *)base;
+    struct ravel__tree *t = s->t;
+    for (unsigned round = 0; !ravel__tree_valid(t); round++)
+        pause_briefly(round);
+    struct ravel__lane *ln = my_lane(s);
+    if (ln->busy)
+        return true; /* lane 0, or resuming a lane that had work */
+    ravel__tree_lock(t);
+    bool more = next_branch(s);
+    publish_stats(s);
+    if (!more)
+        base->exhausted = true;
+    return more;
 }
 
 static const struct ravel__strategy_ops dfs_ops = {
     "dfs",   sys_begin,  sys_choose_thread, sys_choose_value,
-    sys_end, sys_finish, sys_destroy,
+    sys_end, sys_finish, sys_destroy,       sys_start,
 };
 
 static const struct ravel__strategy_ops dpor_ops = {
     "dpor",  sys_begin,  sys_choose_thread, sys_choose_value,
-    sys_end, sys_finish, sys_destroy,
+    sys_end, sys_finish, sys_destroy,       sys_start,
 };
 
 struct ravel__strategy *ravel__systematic_new(
     const struct ravel__strategy_config *c, bool dpor)
 {
-    if (!c->shared || c->shared_size < sizeof(struct tree) + sizeof(struct node))
+    if (!c->shared)
         return NULL;
     struct sys *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->base.ops = dpor ? &dpor_ops : &dfs_ops;
     s->base.stats = c->stats;
-    s->dpor = dpor;
     s->fingerprints = c->fingerprints;
     s->debug = getenv("RAVEL_DEBUG_DPOR") != NULL;
-    s->t = c->shared;
+    s->lane = c->lane;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;
         s->max_bound = c->preemption_bound;
@@ -558,13 +1121,30 @@ struct ravel__strategy *ravel__systematic_new(
         s->bk = BOUND_DELAY;
         s->max_bound = c->delay_bound;
     }
-    if (!c->resume || s->t->magic != TREE_MAGIC) {
-        memset(s->t, 0, sizeof *s->t);
-        s->t->magic = TREE_MAGIC;
-        s->t->cap = (uint32_t)((c->shared_size - sizeof(struct tree)) /
-                               sizeof(struct node));
-        s->t->bound = s->bk == BOUND_NONE ? -1 : 0;
+    if (!dpor)
+        s->mode = MODE_DFS;
+    else if (s->bk != BOUND_NONE ||
+             (c->dpor_mode && !strcmp(c->dpor_mode, "source")))
+        s->mode = MODE_SOURCE;
+    else
+        s->mode = MODE_OPTIMAL;
+    struct ravel__tree *t = c->shared;
+    if (c->lane == 0 && !(c->resume && ravel__tree_valid(t))) {
+        /* Lane 0 lays out the tree and starts at the root; the other
+         * lanes wait for branches to take (sys_start). */
+        t = ravel__tree_init(c->shared, c->shared_size, c->max_steps,
+                             c->lanes);
+        if (!t) {
+            free(s);
+            return NULL;
+        }
+        if (s->bk != BOUND_NONE)
+            t->bound = 0;
+        ravel__tree_lane(t, 0)->busy = 1;
+        t->busy = 1;
+        ravel__tree_publish(t);
     }
-    c->stats->bound = s->t->bound;
+    s->t = t;
+    c->stats->bound = t->bound;
     return &s->base;
 }

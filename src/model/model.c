@@ -149,6 +149,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     struct ravel__thread *main_th = &x->threads[0];
     memset(main_th, 0, offsetof(struct ravel__thread, frames));
     strcpy(main_th->name, "1");
+    main_th->key = ravel__thread_key(0, 1);
     main_th->state = RAVEL__T_LIVE;
     main_th->parent = RAVEL__NONE;
     main_th->create_event = RAVEL__NONE;
@@ -521,6 +522,7 @@ static uint32_t spawn(struct ravel__exec *x, uint32_t parent)
     memset(th, 0, offsetof(struct ravel__thread, frames));
     memcpy(th->name, name, (size_t)n + 1);
     p->nchildren++;
+    th->key = ravel__thread_key(p->key, p->nchildren);
     th->state = RAVEL__T_LIVE;
     th->parent = parent;
     th->create_event = x->nevents - 1;
@@ -708,8 +710,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
                 return RAVEL__APPLY_FULL;
             pick = choose(ctx, n);
             RAVEL__CHECK(pick < n);
-            x->vchoices[x->nvchoices++] =
-                (struct ravel__vchoice){x->nevents, n, pick};
+            x->vchoices[x->nvchoices++] = (struct ravel__vchoice){
+                x->nevents, n, pick, t, x->threads[t].steps, 0};
             x->choice_points++;
         }
         x->threads[waiters[pick]].cond_signaled = 1;

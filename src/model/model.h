@@ -106,6 +106,9 @@ struct ravel__thread {
     uint8_t cond_signaled; /* waiting on a condvar and has been signaled */
     uint32_t parent;
     uint32_t nchildren;
+    uint64_t key;          /* identity that does not depend on the order
+                              threads were created in (from its name) */
+    uint32_t heap_allocs;  /* heap blocks it allocated this execution */
     uint32_t create_event; /* index of the event that created it */
     struct ravel__op pending;
     uint64_t wait_seq;    /* order of condition-variable waits */
@@ -141,6 +144,11 @@ struct ravel__object {
     uint32_t origin_thread;
     uint64_t origin_seq; /* heap block number in the execution */
     uint64_t origin_off; /* offset inside that block */
+    /* Identity across executions: the same for the same memory however
+     * the threads interleaved (address of a global; allocating thread,
+     * its allocation number and offset for heap memory; owning thread and
+     * offset for stack memory). Set by the runtime; 0 until then. */
+    uint64_t key;
     uint32_t first_event;
     uint32_t owner; /* holder (mutex, spin, rwlock writer, once runner) */
     uint32_t count; /* recursion count */
@@ -190,6 +198,9 @@ struct ravel__vchoice {
     uint32_t step; /* events logged before the choice was made */
     uint32_t n;
     uint32_t value;
+    uint32_t thread; /* the thread that made it */
+    uint32_t tstep;  /* that thread's events logged before it */
+    uint32_t data;   /* 1: ravel_choose; 0: which waiter a signal wakes */
 };
 
 enum ravel__fail_kind {
@@ -337,6 +348,16 @@ static inline void ravel__stack_pop(struct ravel__thread *th)
 {
     if (th->depth)
         th->depth--;
+}
+
+/* The key of the n-th child (from 1) of the thread with key `parent`. */
+static inline uint64_t ravel__thread_key(uint64_t parent, uint32_t n)
+{
+    uint64_t x = (parent ^ 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL + n;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 29;
+    return x | 1; /* never 0 */
 }
 
 #endif

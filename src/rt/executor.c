@@ -180,6 +180,19 @@ static bool after_execution(uint64_t number)
     return true;
 }
 
+/* The strategy stopped on a tool error (its search tree is full). */
+static int strategy_failed(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    snprintf(rt->sh->error, sizeof rt->sh->error, "%s", rt->strategy->error);
+    if (!rt->supervised) {
+        fprintf(stderr, "ravel: error: %s\n", rt->sh->error);
+        return RAVEL__EXIT_USAGE;
+    }
+    ravel__sv_call(RAVEL__MSG_ERROR, 0);
+    return 0;
+}
+
 int ravel__executor_main(int argc, char **argv, char **envp)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -200,16 +213,23 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     }
     ravel__reset_snapshot();
     ravel__make_strategy(rt->opt.resume_at > 0);
+    struct ravel__strategy *st = rt->strategy;
+    bool run = true;
     if (rt->opt.resume_at > 0 && strcmp(rt->opt.strategy, "replay") != 0) {
         /* An executor died in the previous execution (still in shared
          * memory): let the strategy learn from it before going on. */
-        if (!rt->strategy->ops->end(rt->strategy, rt->x, false)) {
-            rt->strategy->ops->finish(rt->strategy);
-            if (rt->strategy->exhausted)
-                rt->sh->exhausted = 1;
-            ravel__sv_call(RAVEL__MSG_DONE, 0);
-            return 0;
-        }
+        run = st->ops->end(st, rt->x, false);
+    } else if (st->ops->start) {
+        run = st->ops->start(st);
+    }
+    if (!run) {
+        if (st->failed)
+            return strategy_failed();
+        st->ops->finish(st);
+        if (st->exhausted)
+            rt->sh->exhausted = 1;
+        ravel__sv_call(RAVEL__MSG_DONE, 0);
+        return 0;
     }
 
     const struct ravel__options *o = &rt->opt;
@@ -235,6 +255,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
                                            rt->x->ended == RAVEL__END_BLOCKED);
         if (rt->strategy->exhausted)
             rt->sh->exhausted = 1;
+        if (rt->strategy->failed)
+            return strategy_failed();
         if (!go_on || !more)
             break;
         number++;

@@ -34,6 +34,8 @@ struct block {
     uint64_t ptr; /* 0 empty, 1 tombstone */
     uint64_t size;
     uint64_t seq;    /* allocation number in the execution */
+    uint64_t tkey;   /* key of the thread that allocated it (0: none) */
+    uint32_t tseq;   /* allocation number within that thread */
     uint8_t premain; /* allocated before main */
     uint8_t freed;   /* premain block freed during this execution */
     void *saved;     /* premain: contents at the first execution */
@@ -122,11 +124,18 @@ static void insert(uint64_t ptr, uint64_t size, bool premain)
         i = (i + 1) & (cap - 1);
     if (table[i].ptr == 0)
         used++;
-    table[i] = (struct block){ptr, size, 0, premain, 0, NULL};
+    table[i] = (struct block){ptr, size, 0, 0, 0, premain, 0, NULL};
     if (premain) {
         live_premain++;
     } else {
-        table[i].seq = ++ravel__rt.x->heap_seq;
+        struct ravel__exec *x = ravel__rt.x;
+        table[i].seq = ++x->heap_seq;
+        struct ravel__worker *w = ravel__controlled();
+        if (w && w->slot < x->nthreads) {
+            struct ravel__thread *th = &x->threads[w->slot];
+            table[i].tkey = th->key;
+            table[i].tseq = ++th->heap_allocs;
+        }
         live_exec++;
     }
 }
@@ -389,31 +398,33 @@ void ravel__heap_restore(void)
     unlock_table();
 }
 
-bool ravel__heap_origin(uint64_t addr, uint64_t *seq, uint64_t *off)
+bool ravel__heap_origin(uint64_t addr, struct ravel__heap_pos *pos)
 {
     /* Objects are usually at the start of a block; otherwise scan the
      * live blocks of this execution (bounded, to keep this cheap). */
     if (!live_exec)
         return false;
-    bool found = false;
+    const struct block *hit = NULL;
     lock_table();
     struct block *b = find(addr);
     if (b && !b->premain) {
-        *seq = b->seq;
-        *off = 0;
-        found = true;
+        hit = b;
     } else if (live_exec <= 4096) {
         for (size_t i = 0; i < cap; i++) {
             struct block *c = &table[i];
             if (c->ptr > TOMB && !c->premain && addr >= c->ptr &&
                 addr < c->ptr + c->size) {
-                *seq = c->seq;
-                *off = addr - c->ptr;
-                found = true;
+                hit = c;
                 break;
             }
         }
     }
+    if (hit) {
+        pos->seq = hit->seq;
+        pos->off = addr - hit->ptr;
+        pos->tkey = hit->tkey;
+        pos->tseq = hit->tseq;
+    }
     unlock_table();
-    return found;
+    return hit != NULL;
 }

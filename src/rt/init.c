@@ -211,7 +211,7 @@ static void setup(void)
                                                      : fresh_seed();
     /* The systematic strategies keep their search tree in shared memory,
      * so that a crash does not lose the search. */
-    size_t tree = ravel__strategy_shared_size(rt->opt.max_steps);
+    size_t tree = ravel__strategy_shared_size(rt->opt.max_steps, 1);
     void *tree_mem = mmap(NULL, tree, PROT_READ | PROT_WRITE,
                           MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (tree_mem == MAP_FAILED)
@@ -311,6 +311,10 @@ void ravel__make_strategy(bool resume)
         .shared = rt->strategy_mem,
         .shared_size = rt->strategy_mem_size,
         .resume = resume,
+        .max_steps = o->max_steps,
+        .lane = 0,
+        .lanes = 1,
+        .dpor_mode = o->dpor_mode,
         .fingerprints = o->trace_fingerprints,
         .stats = &rt->sh->stats,
     };

@@ -254,12 +254,17 @@ bool ravel__pc_instrumented(uint64_t pc)
     return false;
 }
 
-bool ravel__addr_global(uint64_t addr)
+bool ravel__addr_global(uint64_t addr, uint64_t *where)
 {
     for (unsigned i = 0; i < nmods; i++)
         for (unsigned k = 0; k < mods[i].ndata; k++)
-            if (addr >= mods[i].data[k].lo && addr < mods[i].data[k].hi)
+            if (addr >= mods[i].data[k].lo && addr < mods[i].data[k].hi) {
+                /* Module, segment and offset: the same in every process,
+                 * whatever address-space randomisation did. */
+                *where = (uint64_t)i << 56 | (uint64_t)k << 48 |
+                         (addr - mods[i].data[k].lo);
                 return true;
+            }
     return false;
 }
 

@@ -335,7 +335,7 @@ void ravel__reset_restore(void)
     errno = 0;
 }
 
-bool ravel__stack_owner(uint64_t addr, uint32_t *slot)
+bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth)
 {
     struct ravel__exec *x = ravel__rt.x;
     for (uint32_t t = 0; t < x->nthreads; t++) {
@@ -343,6 +343,7 @@ bool ravel__stack_owner(uint64_t addr, uint32_t *slot)
         if (w && x->threads[t].state == RAVEL__T_LIVE &&
             addr >= (uintptr_t)w->stack_lo && addr < (uintptr_t)w->stack_hi) {
             *slot = t;
+            *depth = (uintptr_t)w->stack_hi - addr;
             return true;
         }
     }

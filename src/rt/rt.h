@@ -285,7 +285,9 @@ void ravel__modules_register(uint64_t pc);
 /* Is pc inside code compiled with ravel's instrumentation? */
 bool ravel__pc_instrumented(uint64_t pc);
 /* Is addr in a writable segment of an instrumented module (a global)? */
-bool ravel__addr_global(uint64_t addr);
+/* Is addr in the data of an instrumented module? `where` names it
+ * independently of where the module was loaded. */
+bool ravel__addr_global(uint64_t addr, uint64_t *where);
 /* The instrumented modules' thread-local storage, as one block: its size,
  * and saving/loading the calling OS thread's copy (fibers switch it). */
 size_t ravel__tls_total(void);
@@ -314,12 +316,18 @@ void ravel__files_record(FILE *f);
 void ravel__files_forget(FILE *f);
 
 /* Heap blocks allocated by the program during the execution. */
-bool ravel__heap_origin(uint64_t addr, uint64_t *seq, uint64_t *off);
+struct ravel__heap_pos {
+    uint64_t seq, off; /* block number in the execution, offset in it */
+    uint64_t tkey;     /* allocating thread's key (0: not a program thread) */
+    uint32_t tseq;     /* block number within that thread */
+};
+bool ravel__heap_origin(uint64_t addr, struct ravel__heap_pos *pos);
 void ravel__heap_release(void);
 void ravel__heap_snapshot(void);
 void ravel__heap_restore(void);
 /* Is addr on a controlled thread's stack? Sets the thread. */
-bool ravel__stack_owner(uint64_t addr, uint32_t *slot);
+/* Which live thread's stack holds addr, and how far below its top. */
+bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth);
 
 /* ---- the run (executor.c, supervisor.c, crash.c, init.c) -------------- */
 

@@ -28,6 +28,7 @@
  */
 #include "rt.h"
 
+#include "../common/hash.h"
 #include "real.h"
 
 #include <errno.h>
@@ -123,7 +124,8 @@ uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n)
                           RAVEL__MAX_VCHOICES);
     uint32_t v = choose_value(w, n);
     RAVEL__CHECK(v < n);
-    x->vchoices[x->nvchoices++] = (struct ravel__vchoice){x->nevents, n, v};
+    x->vchoices[x->nvchoices++] = (struct ravel__vchoice){
+        x->nevents, n, v, w->slot, x->threads[w->slot].steps, 1};
     x->choice_points++;
     return v;
 }
@@ -385,17 +387,28 @@ uint32_t ravel__object(struct ravel__worker *w, const void *addr,
                           x->max_objects);
     if (*created && x->objects[i].origin == RAVEL__ORIGIN_UNKNOWN) {
         struct ravel__object *o = &x->objects[i];
-        uint64_t a = (uint64_t)(uintptr_t)addr, seq, off;
+        uint64_t a = (uint64_t)(uintptr_t)addr, depth, where;
         uint32_t slot;
-        if (ravel__addr_global(a)) {
+        struct ravel__heap_pos hp;
+        /* The key names the memory the same way in every execution
+         * (systematic strategies compare steps across executions). */
+        o->key = ravel__hash_ptr(a);
+        if (ravel__addr_global(a, &where)) {
             o->origin = RAVEL__ORIGIN_GLOBAL;
-        } else if (ravel__heap_origin(a, &seq, &off)) {
+            o->key = ravel__hash_ptr(where ^ 0x474cULL);
+        } else if (ravel__heap_origin(a, &hp)) {
             o->origin = RAVEL__ORIGIN_HEAP;
-            o->origin_seq = seq;
-            o->origin_off = off;
-        } else if (ravel__stack_owner(a, &slot)) {
+            o->origin_seq = hp.seq;
+            o->origin_off = hp.off;
+            if (hp.tkey)
+                o->key = ravel__hash_ptr(hp.tkey ^ ravel__hash_ptr(
+                                                        ((uint64_t)hp.tseq << 20) ^
+                                                        hp.off ^ 0x4845ULL));
+        } else if (ravel__stack_owner(a, &slot, &depth)) {
             o->origin = RAVEL__ORIGIN_STACK;
             o->origin_thread = slot;
+            o->key = ravel__hash_ptr(x->threads[slot].key ^
+                                     ravel__hash_ptr(depth ^ 0x5354ULL << 48));
         }
     }
     return i;

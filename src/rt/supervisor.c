@@ -417,6 +417,12 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_add(&sb, "null");
     ravel__json_key(&sb, &first, "traces");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->stats.traces);
+    ravel__json_key(&sb, &first, "trace_digest");
+    if (sh->stats.digest)
+        ravel__sb_printf(&sb, "\"%016llx\"",
+                         (unsigned long long)sh->stats.digest);
+    else
+        ravel__sb_add(&sb, "null");
     ravel__json_key(&sb, &first, "blocked");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->blocked_runs);
     ravel__json_key(&sb, &first, "guarantee");

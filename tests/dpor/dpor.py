@@ -3,7 +3,13 @@
 
 counts      DPOR explores exactly the Mazurkiewicz traces of the classic
             benchmarks (bench/dpor): complete executions == traces ==
-            the published count; blocked executions are counted apart
+            the published count; optimal DPOR abandons no execution,
+            source DPOR counts the ones it abandons apart
+oracle      on programs with locks, condition variables, heap objects,
+            nested thread creation, data choices and atomic sections,
+            optimal and source DPOR find exactly the set of traces that
+            bounded DFS (which tries every interleaving) finds, compared
+            by the digest of the set of trace fingerprints
 bounds      a bug needing three preemptions: not reported at preemption
             bound 2, found at bound 3 (the first bug IPB reports needs the
             fewest preemptions), and found by delay bounding
@@ -57,18 +63,51 @@ COUNTS = [
 
 def group_counts(args):
     for name, n, want in COUNTS:
-        p, s = ravel(args, "--strategy", "dpor", "--executions", "0", "--trace-fingerprints",
-                     prog=os.path.join(args.bench, name), prog_args=[str(n)])
-        if not check(p.returncode == 0 and s, "%s(%d): exit %d %s" % (name, n, p.returncode, p.stderr[-500:])):
+        for mode in ("optimal", "source"):
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--executions", "0",
+                         "--trace-fingerprints", prog=os.path.join(args.bench, name), prog_args=[str(n)])
+            what = "%s(%d) %s" % (name, n, mode)
+            if not check(p.returncode == 0 and s, "%s: exit %d %s" % (what, p.returncode, p.stderr[-500:])):
+                continue
+            complete = s["executions"] - s["blocked"]
+            print("%s: %d traces, %d executions, %d blocked" % (what, s["traces"], s["executions"], s["blocked"]))
+            # Traces counted by fingerprint (distinct happens-before orders):
+            # equal to the complete executions, so none was explored twice.
+            check(s["traces"] == want, "%s: %d traces, expected %d" % (what, s["traces"], want))
+            check(complete == want, "%s: %d complete executions, expected %d" % (what, complete, want))
+            if mode == "optimal":
+                check(s["blocked"] == 0, "%s: %d executions abandoned" % (what, s["blocked"]))
+            check(s["complete"] and "exhausted: all %d traces" % want in s["guarantee"],
+                  "%s: guarantee %r" % (what, s["guarantee"]))
+
+
+# (program, traces): counted by hand or by unbounded DFS once; preemption
+# bound 3 is enough for DFS to see them all.
+ORACLE = [("nested", 6), ("locks", 16), ("condvar", 40), ("heap", 20),
+          ("choose_race", 48), ("atomic_section", 2)]
+
+
+def group_oracle(args):
+    for name, want in ORACLE:
+        prog = os.path.join(args.progs, name)
+        p, ref = ravel(args, "--strategy", "dfs", "--preemption-bound", "3", "--executions", "0", prog=prog)
+        if not check(p.returncode == 0 and ref and ref["complete"], "%s dfs: %s" % (name, p.stderr[-400:])):
             continue
-        complete = s["executions"] - s["blocked"]
-        print("%s(%d): %d traces, %d executions, %d blocked" % (name, n, s["traces"], s["executions"], s["blocked"]))
-        # Traces counted by fingerprint (distinct happens-before orders):
-        # equal to the complete executions, so none was explored twice.
-        check(s["traces"] == want, "%s(%d): %d traces, expected %d" % (name, n, s["traces"], want))
-        check(complete == want, "%s(%d): %d complete executions, expected %d" % (name, n, complete, want))
-        check(s["complete"] and "exhausted: all %d traces" % want in s["guarantee"],
-              "%s(%d): guarantee %r" % (name, n, s["guarantee"]))
+        check(ref["traces"] == want, "%s: DFS saw %d traces, expected %d" % (name, ref["traces"], want))
+        for mode in ("optimal", "source"):
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--executions", "0",
+                         "--trace-fingerprints", prog=prog)
+            what = "%s %s" % (name, mode)
+            if not check(p.returncode == 0 and s, "%s: exit %d %s" % (what, p.returncode, p.stderr[-400:])):
+                continue
+            print("%s: %d traces in %d executions (%d blocked); DFS: %d traces in %d" % (
+                what, s["traces"], s["executions"], s["blocked"], ref["traces"], ref["executions"]))
+            check(s["traces"] == ref["traces"] and s["trace_digest"] == ref["trace_digest"],
+                  "%s: traces %d digest %s, DFS %d digest %s" % (
+                      what, s["traces"], s["trace_digest"], ref["traces"], ref["trace_digest"]))
+            if mode == "optimal" and name != "atomic_section":
+                check(s["executions"] == s["traces"] and s["blocked"] == 0,
+                      "%s: %d executions for %d traces" % (what, s["executions"], s["traces"]))
 
 
 def group_bounds(args):
@@ -137,7 +176,7 @@ def main():
     ap.add_argument("--bench", required=True)
     ap.add_argument("--progs", required=True)
     args = ap.parse_args()
-    {"counts": group_counts, "bounds": group_bounds, "choose": group_choose,
+    {"counts": group_counts, "oracle": group_oracle, "bounds": group_bounds, "choose": group_choose,
      "assume": group_assume, "atomic": group_atomic,
      "guarantees": group_guarantees}[args.group](args)
     if FAILURES:

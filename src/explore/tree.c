@@ -1,0 +1,281 @@
+/*
+ * tree.c - storage of the shared search tree (see tree.h): layout, the
+ * lock, and the pools of nodes, wakeup steps and trace fingerprints.
+ *
+ * Pools are arrays with free lists. A lane allocates the nodes of its own
+ * execution while it runs, without the lock, so each lane has a pool of
+ * its own; any lane may free a node (the last path through it may be
+ * another lane's), so frees push onto the owner's list with a
+ * compare-and-swap while only the owner pops. Wakeup steps are allocated
+ * under the lock and freed by whoever consumes them: one list, popped
+ * under the lock, pushed without it.
+ */
+#include "tree.h"
+
+#include "../common/hash.h"
+
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define TREE_MAGIC 0x7261766c74726565ULL
+
+/* Slots of the fingerprint set (8 bytes each; touched only when used). */
+#define FP_SLOTS (1u << 22)
+/* Wakeup steps available to a run. */
+#define WNODES (1u << 23)
+
+static size_t align64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+static uint32_t path_cap(uint64_t max_steps)
+{
+    uint64_t n = max_steps + RAVEL__MAX_VCHOICES + 16;
+    return n > UINT32_MAX / 4 ? UINT32_MAX / 4 : (uint32_t)n;
+}
+
+struct layout {
+    size_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off, size;
+};
+
+static struct layout layout(uint64_t max_steps, uint32_t lanes)
+{
+    struct layout l;
+    size_t pc = path_cap(max_steps);
+    l.lanes_off = align64(sizeof(struct ravel__tree));
+    l.paths_off = align64(l.lanes_off + lanes * sizeof(struct ravel__lane));
+    l.nodes_off = align64(l.paths_off +
+                          (size_t)lanes * pc * sizeof(struct ravel__pathent));
+    /* Node 0 is nil; each lane's pool holds its path and as many nodes
+     * again for branches shared with other lanes. */
+    size_t nodes = 1 + (size_t)lanes * (lanes > 1 ? 2 * pc : pc);
+    l.wnodes_off = align64(l.nodes_off + nodes * sizeof(struct ravel__tnode));
+    l.fp_off = align64(l.wnodes_off +
+                       (size_t)WNODES * sizeof(struct ravel__wnode));
+    l.size = l.fp_off + (size_t)FP_SLOTS * sizeof(uint64_t);
+    return l;
+}
+
+size_t ravel__tree_size(uint64_t max_steps, uint32_t lanes)
+{
+    return layout(max_steps, lanes ? lanes : 1).size;
+}
+
+struct ravel__tree *ravel__tree_init(void *mem, size_t size,
+                                     uint64_t max_steps, uint32_t lanes)
+{
+    if (!lanes)
+        lanes = 1;
+    struct layout lay = layout(max_steps, lanes);
+    if (size < lay.size)
+        return NULL;
+    struct ravel__tree *t = mem;
+    memset(t, 0, sizeof *t); /* magic too: not valid until published */
+    t->nlanes = lanes;
+    t->path_cap = path_cap(max_steps);
+    t->lane_nodes = lanes > 1 ? 2 * t->path_cap : t->path_cap;
+    t->wn_cap = WNODES;
+    t->wn_top = 1;
+    t->fp_cap = FP_SLOTS;
+    t->bound = -1;
+    t->lanes_off = lay.lanes_off;
+    t->paths_off = lay.paths_off;
+    t->nodes_off = lay.nodes_off;
+    t->wnodes_off = lay.wnodes_off;
+    t->fp_off = lay.fp_off;
+    memset(ravel__tree_lane(t, 0), 0, lanes * sizeof(struct ravel__lane));
+    for (uint32_t l = 0; l < lanes; l++) {
+        ravel__tree_lane(t, l)->branch_wut = RAVEL__NIL;
+        ravel__tree_lane(t, l)->branch_value = RAVEL__NONE;
+    }
+    return t;
+}
+
+void ravel__tree_publish(struct ravel__tree *t)
+{
+    atomic_store((_Atomic uint64_t *)&t->magic, TREE_MAGIC);
+}
+
+bool ravel__tree_valid(const void *mem)
+{
+    return atomic_load((_Atomic const uint64_t *)mem) == TREE_MAGIC;
+}
+
+void ravel__tree_clear(struct ravel__tree *t)
+{
+    for (uint32_t l = 0; l < t->nlanes; l++) {
+        struct ravel__lane *ln = ravel__tree_lane(t, l);
+        ln->depth = ln->prefix = ln->committed = 0;
+        ln->free_nodes = RAVEL__NIL;
+        ln->node_top = 0;
+        ln->branch_sleep = 0;
+        ln->branch_wut = RAVEL__NIL;
+        ln->branch_value = RAVEL__NONE;
+    }
+    t->wn_top = 1;
+    atomic_store(&t->wn_free, RAVEL__NIL);
+}
+
+/* ---- the lock ------------------------------------------------------------ */
+
+static long futex(_Atomic uint32_t *addr, int op, uint32_t val)
+{
+    return syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+}
+
+void ravel__tree_lock(struct ravel__tree *t)
+{
+    uint32_t c = 0;
+    if (atomic_compare_exchange_strong(&t->lock, &c, 1))
+        return;
+    for (int i = 0; i < 200; i++) {
+        c = 0;
+        if (atomic_compare_exchange_weak(&t->lock, &c, 1))
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    /* Shared between processes: not a private futex. */
+    if (c != 2)
+        c = atomic_exchange(&t->lock, 2);
+    while (c != 0) {
+        futex(&t->lock, FUTEX_WAIT, 2);
+        c = atomic_exchange(&t->lock, 2);
+    }
+}
+
+void ravel__tree_unlock(struct ravel__tree *t)
+{
+    if (atomic_fetch_sub(&t->lock, 1) != 1) {
+        atomic_store(&t->lock, 0);
+        futex(&t->lock, FUTEX_WAKE, 1);
+    }
+}
+
+/* ---- nodes ------------------------------------------------------------- */
+
+static uint32_t owner_of(const struct ravel__tree *t, uint32_t i)
+{
+    return (i - 1) / t->lane_nodes;
+}
+
+uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
+{
+    struct ravel__lane *ln = ravel__tree_lane(t, l);
+    _Atomic uint32_t *head = (_Atomic uint32_t *)&ln->free_nodes;
+    uint32_t i = atomic_load_explicit(head, memory_order_acquire);
+    while (i != RAVEL__NIL) {
+        uint32_t next = ravel__tree_node(t, i)->wut;
+        if (atomic_compare_exchange_weak_explicit(head, &i, next,
+                                                  memory_order_acquire,
+                                                  memory_order_acquire))
+            break;
+    }
+    if (i == RAVEL__NIL) {
+        if (ln->node_top >= t->lane_nodes)
+            return RAVEL__NIL;
+        i = 1 + l * t->lane_nodes + ln->node_top++;
+    }
+    struct ravel__tnode *nd = ravel__tree_node(t, i);
+    memset(nd, 0, sizeof *nd);
+    atomic_store_explicit(&nd->refs, 1, memory_order_relaxed);
+    return i;
+}
+
+void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i)
+{
+    struct ravel__tnode *nd = ravel__tree_node(t, i);
+    if (atomic_fetch_sub(&nd->refs, 1) != 1)
+        return;
+    ravel__tree_wlist_free(t, nd->wut);
+    struct ravel__lane *ln = ravel__tree_lane(t, owner_of(t, i));
+    _Atomic uint32_t *head = (_Atomic uint32_t *)&ln->free_nodes;
+    uint32_t h = atomic_load_explicit(head, memory_order_relaxed);
+    do
+        nd->wut = h;
+    while (!atomic_compare_exchange_weak_explicit(
+        head, &h, i, memory_order_release, memory_order_relaxed));
+}
+
+/* ---- wakeup steps ---------------------------------------------------------- */
+
+uint32_t ravel__tree_wnode_new(struct ravel__tree *t)
+{
+    uint32_t i = atomic_load_explicit(&t->wn_free, memory_order_acquire);
+    while (i != RAVEL__NIL) {
+        uint32_t next = ravel__tree_wnode(t, i)->sibling;
+        if (atomic_compare_exchange_weak_explicit(&t->wn_free, &i, next,
+                                                  memory_order_acquire,
+                                                  memory_order_acquire))
+            break;
+    }
+    if (i == RAVEL__NIL) {
+        if (t->wn_top >= t->wn_cap)
+            return RAVEL__NIL;
+        i = t->wn_top++;
+    }
+    memset(ravel__tree_wnode(t, i), 0, sizeof(struct ravel__wnode));
+    return i;
+}
+
+void ravel__tree_wnode_free(struct ravel__tree *t, uint32_t i)
+{
+    struct ravel__wnode *w = ravel__tree_wnode(t, i);
+    uint32_t h = atomic_load_explicit(&t->wn_free, memory_order_relaxed);
+    do
+        w->sibling = h;
+    while (!atomic_compare_exchange_weak_explicit(
+        &t->wn_free, &h, i, memory_order_release, memory_order_relaxed));
+}
+
+void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first)
+{
+    /* Iterative: subtrees can be as deep as an execution is long. */
+    while (first != RAVEL__NIL) {
+        struct ravel__wnode *w = ravel__tree_wnode(t, first);
+        uint32_t next = w->sibling;
+        if (w->child != RAVEL__NIL) {
+            /* Splice the children in front of the remaining siblings. */
+            uint32_t c = w->child, last = c;
+            while (ravel__tree_wnode(t, last)->sibling != RAVEL__NIL)
+                last = ravel__tree_wnode(t, last)->sibling;
+            ravel__tree_wnode(t, last)->sibling = next;
+            next = c;
+        }
+        ravel__tree_wnode_free(t, first);
+        first = next;
+    }
+}
+
+/* ---- trace fingerprints ------------------------------------------------------ */
+
+bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full)
+{
+    _Atomic uint64_t *set = (_Atomic uint64_t *)((char *)t + t->fp_off);
+    if (fp == 0)
+        fp = 1;
+    if (atomic_load(&t->fp_count) * 2 >= t->fp_cap) {
+        *full = true;
+        return false;
+    }
+    uint32_t mask = t->fp_cap - 1;
+    for (uint32_t j = (uint32_t)fp & mask;; j = (j + 1) & mask) {
+        uint64_t cur = atomic_load_explicit(&set[j], memory_order_relaxed);
+        if (cur == fp)
+            return false;
+        if (cur == 0) {
+            if (atomic_compare_exchange_strong(&set[j], &cur, fp)) {
+                atomic_fetch_add(&t->fp_count, 1);
+                atomic_fetch_add(&t->fp_digest,
+                                 ravel__hash_ptr(fp ^ 0x6469676573ULL));
+                return true;
+            }
+            if (cur == fp)
+                return false;
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/*
+ * tree.h - the search tree of the systematic strategies, in shared memory.
+ *
+ * A stateless search re-executes the program from the start for every
+ * execution, so all it keeps is the tree of choices made so far. One node
+ * per choice point (a scheduling point, or a data choice); a node records
+ * what the executions that passed through it saw there (enabled threads,
+ * the sleep set on arrival) and what is left to explore from it:
+ *
+ *            root
+ *            /   \            lane 0's path: root -1-> a -2-> b
+ *       1   /     \ 2         lane 1's path: root -2-> c
+ *          a       c
+ *          | 2            a branch is taken by exactly one lane; the
+ *          b              nodes above it are shared by the paths
+ *
+ * Lanes are executor processes exploring the same tree in parallel
+ * (--jobs). Each lane has a path: the nodes of its current execution and
+ * the choice it made at each. When an execution ends, the lane adds what
+ * the execution showed must still be explored (systematic.c), then takes
+ * the next branch: the deepest pending one on its own path (depth-first,
+ * so that memory stays one path per lane), or, if its path has none, the
+ * shallowest pending one on another lane's path (the largest piece of
+ * work: stealing is rare). A node is freed when no path goes through it.
+ *
+ * What is pending at a node depends on the search: threads in `backtrack`
+ * and not `done` (bounded DFS, source-set DPOR), branches of the node's
+ * wakeup tree (optimal DPOR), values not yet taken (data choices). A
+ * wakeup tree is an ordered tree of thread steps (struct ravel__wnode):
+ * each root-to-leaf path is a sequence of steps to replay from the node.
+ *
+ * Everything lives in one shared mapping, addressed by 32-bit indices so
+ * that every process can use it wherever it is mapped; index 0 is nil.
+ * Nodes of a lane's own unfinished execution are written only by that
+ * lane; everything else is changed under the tree's lock (a futex, shared
+ * by the processes). The tree survives a crash of an executor: a new one
+ * continues the same lane.
+ */
+#ifndef RAVEL_TREE_H
+#define RAVEL_TREE_H
+
+#include "depend.h"
+
+#include <stdatomic.h>
+
+#define RAVEL__NIL 0u
+
+/* A step of a wakeup tree: the thread with key `tkey` runs (an operation
+ * whose accesses are `acc`; a data choice it makes takes `value` first).
+ * Steps name threads and objects by keys, which mean the same in every
+ * execution; `slot` is the thread's index once the step is a pending
+ * branch of a node. */
+struct ravel__wnode {
+    uint32_t child;   /* first child, RAVEL__NIL for a leaf */
+    uint32_t sibling; /* next branch to the right */
+    uint32_t slot;    /* RAVEL__NONE until known */
+    uint32_t value;   /* RAVEL__NONE: no data choice recorded */
+    uint64_t tkey;
+    struct ravel__kaccess acc;
+};
+
+/* A choice point. Thread nodes use the masks; value nodes (nvalues > 0)
+ * use vfirst and vtaken. */
+struct ravel__tnode {
+    uint64_t enabled;   /* threads enabled here */
+    uint64_t sleep;     /* sleep set on arrival */
+    uint64_t done;      /* threads whose branch was taken here */
+    uint64_t backtrack; /* DFS, source DPOR: threads to take here */
+    /* Threads known to do a failing compare-exchange (a read) as their
+     * step here: of the sleep set, and of the threads taken here. */
+    uint64_t sleep_read, done_read;
+    /* Threads whose step here was a block of several operations (an
+     * atomic section): their accesses are not kept, so they never sleep. */
+    uint64_t done_multi;
+    uint32_t wut;       /* optimal DPOR: pending branches, leftmost first */
+    _Atomic uint32_t refs; /* paths through this node; free list link */
+    uint32_t current;   /* thread that reached the scheduling point */
+    uint32_t step;      /* index of the event chosen here */
+    uint32_t cost;      /* preemptions or delays before this choice */
+    uint32_t nvalues;   /* value node: number of values; thread node: 0 */
+    uint32_t vfirst;    /* value node: the value taken first */
+    uint32_t vtaken;    /* value node: values taken so far */
+};
+
+struct ravel__pathent {
+    uint32_t node;
+    uint32_t chosen; /* thread, or value */
+};
+
+struct ravel__lane {
+    uint32_t depth;     /* path entries of the current execution */
+    uint32_t prefix;    /* the next execution replays path[0..prefix) */
+    uint32_t committed; /* entries other lanes may take branches from */
+    /* The branch taken at path[prefix - 1]: threads that may be asleep
+     * after it (those asleep or already taken there), and, following a
+     * wakeup tree, the steps to replay after it. */
+    uint64_t branch_sleep, branch_read;
+    uint32_t branch_wut;
+    uint32_t branch_value;
+    uint32_t busy;      /* holds a branch to explore */
+    uint32_t free_nodes; /* its node pool's free list (lock-free push) */
+    uint32_t node_top;   /* nodes of its pool ever handed out */
+};
+
+struct ravel__tree {
+    uint64_t magic;
+    _Atomic uint32_t lock; /* 0 free, 1 held, 2 held with waiters */
+    uint32_t nlanes;
+    uint32_t busy; /* lanes holding a branch (under the lock) */
+    int32_t bound; /* current bound of an iterated bounded search, or -1 */
+    uint8_t exhausted;
+    uint32_t path_cap;  /* entries of one lane's path */
+    uint32_t lane_nodes; /* nodes of one lane's pool */
+    uint32_t wn_cap, wn_top;
+    _Atomic uint32_t wn_free;
+    uint32_t fp_cap; /* slots of the shared trace-fingerprint set */
+    /* Totals over all lanes. Complete executions without atomic sections
+     * are distinct traces; those with are counted by fingerprint. */
+    _Atomic uint64_t executions, complete, blocked, fp_count;
+    _Atomic uint64_t complete_plain;
+    _Atomic uint64_t fp_digest; /* sum of a hash of each fingerprint */
+    uint64_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off;
+};
+
+/* Bytes needed for `lanes` lanes of executions of up to max_steps steps
+ * (mapped with MAP_NORESERVE: only what is used is ever touched). */
+size_t ravel__tree_size(uint64_t max_steps, uint32_t lanes);
+/* Lays out an empty tree in mem (size bytes, zeroed by mmap). */
+struct ravel__tree *ravel__tree_init(void *mem, size_t size,
+                                     uint64_t max_steps, uint32_t lanes);
+/* Is mem a laid-out tree (after ravel__tree_publish)? */
+bool ravel__tree_valid(const void *mem);
+/* Marks a laid-out tree ready for the other lanes. */
+void ravel__tree_publish(struct ravel__tree *t);
+/* Frees every node and wakeup step and empties every path (a new bound). */
+void ravel__tree_clear(struct ravel__tree *t);
+
+void ravel__tree_lock(struct ravel__tree *t);
+void ravel__tree_unlock(struct ravel__tree *t);
+
+static inline struct ravel__lane *ravel__tree_lane(struct ravel__tree *t,
+                                                   uint32_t l)
+{
+    return (struct ravel__lane *)((char *)t + t->lanes_off) + l;
+}
+
+static inline struct ravel__pathent *ravel__tree_path(struct ravel__tree *t,
+                                                      uint32_t l)
+{
+    return (struct ravel__pathent *)((char *)t + t->paths_off) +
+           (size_t)l * t->path_cap;
+}
+
+static inline struct ravel__tnode *ravel__tree_node(struct ravel__tree *t,
+                                                    uint32_t i)
+{
+    return (struct ravel__tnode *)((char *)t + t->nodes_off) + i;
+}
+
+static inline struct ravel__wnode *ravel__tree_wnode(struct ravel__tree *t,
+                                                     uint32_t i)
+{
+    return (struct ravel__wnode *)((char *)t + t->wnodes_off) + i;
+}
+
+/* A fresh node from lane l's pool (refs = 1), or RAVEL__NIL when full. */
+uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l);
+/* Drops one reference; the last frees the node and its wakeup tree. */
+void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i);
+
+/* A wakeup step (fields zeroed), or RAVEL__NIL when the pool is full. */
+uint32_t ravel__tree_wnode_new(struct ravel__tree *t);
+/* Frees one step (not its children or siblings). */
+void ravel__tree_wnode_free(struct ravel__tree *t, uint32_t i);
+/* Frees a whole list of branches with their subtrees. */
+void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first);
+
+/* Adds a trace fingerprint to the shared set; true if it is new. When the
+ * set is full nothing is added and false is returned (*full set). */
+bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * wakeup.c - wakeup sequences: building one from a race, weak initials,
+ * insertion into a wakeup tree (see wakeup.h).
+ *
+ * Happens-before inside v comes from the execution's vector clocks: for
+ * two steps of v, the earlier happens before the later in v exactly when
+ * it does in the execution, because anything between them that is not in
+ * v happens after the reversed step, and so would put the later one out
+ * of v too. The exception is e2, which follows e1 (not in v): its
+ * predecessors in v are recomputed from its direct dependencies.
+ *
+ * A tree holds steps recorded in earlier executions, so steps are compared
+ * by keys (tree.h), never by thread or object indices, which depend on
+ * the order things were created in.
+ */
+#include "wakeup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
+{
+    return &hb->clocks[(size_t)e * RAVEL__HB_THREADS];
+}
+
+static void opaque(struct ravel__kaccess *a)
+{
+    memset(a, 0, sizeof *a);
+    a->global = true;
+}
+
+/* Accesses of a block: as it ran (`as_ran`: valid wherever everything
+ * that happened before it still does), or as it may run anywhere. A block
+ * of several operations counts as dependent with everything. */
+static void block_access(const struct ravel__wctx *c, uint32_t first,
+                         uint32_t last, bool as_ran, struct ravel__kaccess *k)
+{
+    if (first != last) {
+        opaque(k);
+        return;
+    }
+    struct ravel__access a;
+    if (as_ran)
+        ravel__event_access(&c->x->events[first], &a);
+    else
+        ravel__event_access_any(&c->x->events[first], &a);
+    ravel__access_keys(&a, c->x, k);
+}
+
+static struct ravel__wentry *push(struct ravel__wseq *v,
+                                  const struct ravel__wctx *c, uint32_t t)
+{
+    if (v->n == v->cap) {
+        uint32_t ncap = v->cap ? v->cap * 2 : 64;
+        struct ravel__wentry *ne = realloc(v->e, ncap * sizeof *ne);
+        RAVEL__CHECK(ne != NULL);
+        v->e = ne;
+        v->cap = ncap;
+    }
+    struct ravel__wentry *en = &v->e[v->n++];
+    memset(en, 0, sizeof *en);
+    en->thread = t;
+    en->tkey = c->x->threads[t].key;
+    en->value = RAVEL__NONE;
+    return en;
+}
+
+static void add_block(struct ravel__wseq *v, const struct ravel__wctx *c,
+                      uint32_t first, uint32_t last)
+{
+    struct ravel__wentry *en = push(v, c, c->x->events[first].thread);
+    en->first = first;
+    en->last = last;
+    en->tfirst = c->hb->tindex[first];
+    en->value = c->ev_value[first];
+    /* Replayed after what happens before it in v, a step sees what it
+     * saw: a compare-exchange fails again if it failed. */
+    block_access(c, first, last, true, &en->acc);
+    en->clk = clock_of(c->hb, last);
+}
+
+/* Does a step with accesses `a` (thread ta) directly precede e2's step
+ * (thread t2, accesses b)? Program order, dependency, or a release of a
+ * lock the step acquires. */
+static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
+                   const struct ravel__kaccess *b)
+{
+    if (ta == t2 || ravel__kaccess_dependent(a, b))
+        return true;
+    for (uint8_t i = 0; i < a->n; i++)
+        for (uint8_t k = 0; k < b->n; k++)
+            if (a->key[i] == b->key[k] && a->cls[i] == RAVEL__ACC_RELEASE &&
+                (b->cls[k] == RAVEL__ACC_ACQUIRE ||
+                 b->cls[k] == RAVEL__ACC_SHARED))
+                return true;
+    return false;
+}
+
+bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
+                       uint32_t s, uint32_t e2)
+{
+    const struct ravel__exec *x = c->x;
+    const struct ravel__hb *hb = c->hb;
+    uint32_t nt = x->nthreads;
+    uint32_t t2 = x->events[e2].thread;
+    uint32_t b2 = c->blk_first[e2];
+    uint32_t s_last = c->blk_last[s];
+    v->n = 0;
+    if (b2 <= s_last)
+        return false;
+    if (!c->multi) {
+        for (uint32_t f = s_last + 1; f < e2; f++)
+            if (!ravel__hb_before(hb, x, s, f))
+                add_block(v, c, f, f);
+        /* e2's previous step must not depend on s either. */
+        uint32_t ti = hb->tindex[e2];
+        if (ti >= 2) {
+            uint32_t g = c->thr_ev[c->thr_off[t2] + ti - 2];
+            if (g > s && ravel__hb_before(hb, x, s, g))
+                return false;
+        }
+    } else {
+        /* Blocks: one that has any event after an excluded one is
+         * excluded as a whole, and so is what happens after it. */
+        for (uint32_t u = 0; u < nt; u++)
+            v->ex_min[u] = UINT32_MAX;
+        v->ex_min[x->events[s].thread] = hb->tindex[s];
+        uint32_t f = s_last + 1;
+        while (f < b2) {
+            uint32_t last = c->blk_last[f];
+            uint32_t th = x->events[f].thread;
+            const uint32_t *clk = clock_of(hb, last);
+            bool excluded = false;
+            for (uint32_t u = 0; u < nt && !excluded; u++)
+                excluded = clk[u] >= v->ex_min[u];
+            if (excluded) {
+                if (hb->tindex[f] < v->ex_min[th])
+                    v->ex_min[th] = hb->tindex[f];
+            } else {
+                add_block(v, c, f, last);
+            }
+            f = last + 1;
+        }
+        if (v->ex_min[t2] != UINT32_MAX)
+            return false; /* an earlier step of e2's thread depends on s */
+        if (b2 < e2) {
+            const uint32_t *clk = clock_of(hb, e2 - 1);
+            for (uint32_t u = 0; u < nt; u++)
+                if (clk[u] >= v->ex_min[u])
+                    return false;
+        }
+    }
+    /* e2's step, with its predecessors within v. It will not follow e1
+     * any more, so its accesses are those it may have anywhere. */
+    struct ravel__wentry *en = push(v, c, t2);
+    en->first = b2;
+    en->last = e2;
+    en->tfirst = hb->tindex[b2];
+    en->value = c->ev_value[b2];
+    block_access(c, b2, e2, false, &en->acc);
+    if (!v->e2clk) {
+        v->e2clk = malloc(RAVEL__HB_THREADS * sizeof *v->e2clk);
+        RAVEL__CHECK(v->e2clk != NULL);
+    }
+    memset(v->e2clk, 0, nt * sizeof *v->e2clk);
+    for (uint32_t k = 0; k + 1 < v->n; k++) {
+        const struct ravel__wentry *p = &v->e[k];
+        if (!direct(p->thread, &p->acc, t2, &en->acc))
+            continue;
+        for (uint32_t u = 0; u < nt; u++)
+            if (p->clk[u] > v->e2clk[u])
+                v->e2clk[u] = p->clk[u];
+    }
+    v->e2clk[t2] = hb->tindex[e2];
+    en->clk = v->e2clk;
+    return true;
+}
+
+void ravel__wseq_single(struct ravel__wseq *v, const struct ravel__wctx *c,
+                        uint32_t t, uint32_t e)
+{
+    v->n = 0;
+    struct ravel__wentry *en = push(v, c, t);
+    ravel__wnext_access(c, t, e, &en->acc);
+}
+
+void ravel__wnext_access(const struct ravel__wctx *c, uint32_t t, uint32_t e,
+                         struct ravel__kaccess *a)
+{
+    const struct ravel__exec *x = c->x;
+    const uint32_t *lo = c->thr_ev + c->thr_off[t];
+    const uint32_t *end = c->thr_ev + c->thr_off[t + 1], *hi = end;
+    while (lo < hi) { /* first event of t after e */
+        const uint32_t *mid = lo + (hi - lo) / 2;
+        if (*mid <= e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < end) {
+        uint32_t g = *lo;
+        const struct ravel__event *ge = &x->events[g];
+        /* A compare-exchange that failed only reads; it fails at e too if
+         * nothing wrote its object in between. */
+        bool as_ran = ge->kind == RAVEL__OP_ATOMIC_CAS && !ge->aux;
+        struct ravel__access b;
+        for (uint32_t f = e + 1; f < g && as_ran; f++) {
+            ravel__event_access(&x->events[f], &b);
+            for (uint8_t k = 0; k < b.n; k++)
+                if (b.obj[k] == ge->obj && b.cls[k] == RAVEL__ACC_WRITE)
+                    as_ran = false;
+        }
+        block_access(c, g, c->blk_last[g], as_ran, a);
+        return;
+    }
+    const struct ravel__thread *th = &x->threads[t];
+    if (th->state != RAVEL__T_LIVE) {
+        memset(a, 0, sizeof *a);
+        return;
+    }
+    if (th->atomic) {
+        opaque(a);
+        return;
+    }
+    struct ravel__access pa;
+    ravel__op_access(&th->pending, t, &pa);
+    ravel__access_keys(&pa, x, a);
+}
+
+bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
+                              const struct ravel__kaccess *acc)
+{
+    uint32_t k;
+    for (k = 0; k < v->n; k++)
+        if (!v->e[k].removed && v->e[k].tkey == tkey)
+            break;
+    if (k < v->n) {
+        /* Its first step in v must have no predecessor in v. */
+        const uint32_t *clk = v->e[k].clk;
+        for (uint32_t j = 0; j < k; j++) {
+            const struct ravel__wentry *p = &v->e[j];
+            if (!p->removed && clk[p->thread] >= p->tfirst)
+                return false;
+        }
+        return true;
+    }
+    /* Not in v: its next step must commute with all of v. */
+    for (uint32_t j = 0; j < v->n; j++)
+        if (!v->e[j].removed && ravel__kaccess_dependent(acc, &v->e[j].acc))
+            return false;
+    return true;
+}
+
+/* Appends what is left of v as one new branch at the end of *list; `top`:
+ * the list is a node's, whose threads' indices are those of v. */
+static int append(struct ravel__tree *t, uint32_t *list,
+                  const struct ravel__wseq *v, bool top)
+{
+    uint32_t *link = list;
+    while (*link != RAVEL__NIL)
+        link = &ravel__tree_wnode(t, *link)->sibling;
+    uint32_t *at = link;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const struct ravel__wentry *en = &v->e[k];
+        if (en->removed)
+            continue;
+        uint32_t i = ravel__tree_wnode_new(t);
+        if (i == RAVEL__NIL) {
+            ravel__tree_wlist_free(t, *link);
+            *link = RAVEL__NIL;
+            return -1;
+        }
+        struct ravel__wnode *w = ravel__tree_wnode(t, i);
+        w->tkey = en->tkey;
+        w->slot = top ? en->thread : RAVEL__NONE;
+        w->value = en->value;
+        w->acc = en->acc;
+        top = false;
+        *at = i;
+        at = &w->child;
+    }
+    return 1;
+}
+
+int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
+                       struct ravel__wseq *v)
+{
+    uint32_t left = v->n;
+    bool top = true;
+    for (;;) {
+        uint32_t found = RAVEL__NIL;
+        for (uint32_t i = *list; i != RAVEL__NIL;
+             i = ravel__tree_wnode(t, i)->sibling) {
+            const struct ravel__wnode *w = ravel__tree_wnode(t, i);
+            if (ravel__wseq_weak_initial(v, w->tkey, &w->acc)) {
+                found = i;
+                break;
+            }
+        }
+        if (found == RAVEL__NIL)
+            return append(t, list, v, top);
+        struct ravel__wnode *w = ravel__tree_wnode(t, found);
+        if (w->child == RAVEL__NIL)
+            return 0; /* a leaf: exploring it covers v */
+        for (uint32_t k = 0; k < v->n; k++) {
+            if (!v->e[k].removed && v->e[k].tkey == w->tkey) {
+                v->e[k].removed = true;
+                left--;
+                break;
+            }
+        }
+        if (left == 0)
+            return 0;
+        list = &w->child;
+        top = false;
+    }
+}
+
+void ravel__wseq_free(struct ravel__wseq *v)
+{
+    free(v->e);
+    free(v->e2clk);
+    memset(v, 0, sizeof *v);
+}
