@@ -1,0 +1,648 @@
+/*
+ * check.c - the linearizability search (see check.h for the contract).
+ *
+ * Each partition's operations become a doubly linked list of events in
+ * time order: a call node per operation and a return node per operation
+ * that returned (calls before returns at equal times, so operations that
+ * touch at one instant overlap):
+ *
+ *   head -> call a -> call b -> ret a -> call c -> ret b -> ret c -> end
+ *
+ * The operations that may take effect next are exactly the calls before
+ * the first return node: anything called later was called after some
+ * pending operation returned. The search walks the list from the head;
+ * at a call it asks the model whether the operation can take effect in
+ * the current state, and if so (and the resulting (set, state) pair is
+ * new) it "lifts" the call and its return out of the list, pushes a
+ * frame and starts again from the head. Reaching a return node means the
+ * operation it closes cannot be placed: pop the last frame, put its
+ * nodes back (dancing links: re-insertion in reverse order of removal is
+ * O(1)) and try the next call after it. The history is linearizable when
+ * no return node is left (operations that never returned have none, so
+ * they may stay unplaced), and not linearizable when the stack is empty
+ * at a return node.
+ *
+ * The search is a resumable loop (struct search) so partitions can be
+ * interleaved: each runs for a budget of steps, then yields.
+ */
+#include "check.h"
+
+#include "../common/hash.h"
+#include "../common/prng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define END UINT32_MAX
+
+struct frame {
+    uint32_t call;   /* node lifted */
+    uint32_t succ;   /* which successor of the step was taken */
+    uint32_t nsucc;  /* how many the step had */
+    uint64_t before; /* state before the step */
+};
+
+/* A remembered (set of operations done, state) configuration. */
+struct memo {
+    uint64_t *hashes; /* full hash per slot; entries[slot] == 0: empty */
+    uint32_t *entries; /* index + 1 into words */
+    uint32_t cap, n;
+    uint64_t *words; /* per entry: state word, then `w` bitset words */
+    size_t nwords, words_cap;
+};
+
+struct search {
+    const struct ravel__lin_history *h;
+    const struct ravel__lin_model *m;
+    void *self;
+    uint32_t n;       /* operations */
+    uint32_t *gop;    /* local op -> history op */
+    uint32_t nnodes;  /* call and return nodes; node 0 is the head */
+    uint32_t *nxt, *prv;
+    uint32_t *nop;    /* node -> local op */
+    uint32_t *match;  /* call node -> its return node, or END */
+    bool *is_call;
+    uint64_t *zob;    /* Zobrist key per local op */
+    uint32_t w;       /* bitset words */
+    uint64_t *bits;
+    uint64_t bits_hash;
+    uint64_t state;
+    uint32_t returns_left;
+    struct frame *stack;
+    uint32_t depth;
+    uint32_t entry; /* node the walk is at */
+    uint32_t resume_succ; /* successor to start from at `entry` */
+    struct memo memo;
+    struct ravel__lin_next next;
+    /* Longest prefix seen, for the explanation. */
+    uint32_t best;
+    uint32_t *best_ops;
+    uint64_t *best_states;
+    bool explain;
+    int done; /* 0 running, 1 linearizable, 2 not linearizable, -1 error */
+};
+
+/* Shared between partitions. */
+struct global {
+    uint64_t memo_bytes, memo_limit, memo_entries;
+    bool memo_full;
+    uint64_t steps;
+};
+
+static uint64_t state_hash(struct search *s, uint64_t st)
+{
+    if (s->m->hash)
+        return s->m->hash(s->self, st);
+    return ravel__hash_ptr(st ^ 0x5bd1e9955bd1e995ULL);
+}
+
+static bool state_eq(struct search *s, uint64_t a, uint64_t b)
+{
+    if (s->m->equal)
+        return s->m->equal(s->self, a, b);
+    return a == b;
+}
+
+/*
+ * Looks (bits, st) up in the memo with full hash `hsh`; inserts it when
+ * absent and the memory limit allows. Returns true if it was present.
+ */
+static bool memo_seen(struct search *s, struct global *g, uint64_t hsh,
+                      uint64_t st)
+{
+    struct memo *mm = &s->memo;
+    uint32_t w = s->w;
+    if (mm->cap) {
+        uint32_t j = (uint32_t)hsh & (mm->cap - 1);
+        for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1)) {
+            if (mm->hashes[j] != hsh)
+                continue;
+            const uint64_t *e = mm->words + (size_t)(mm->entries[j] - 1);
+            if (state_eq(s, e[0], st) &&
+                !memcmp(e + 1, s->bits, w * sizeof *s->bits))
+                return true;
+        }
+    }
+    /* Absent: remember it if memory allows. */
+    size_t entry_bytes = (1 + (size_t)w) * 8;
+    size_t grow_bytes = 0;
+    if ((mm->n + 1) * 2 > mm->cap)
+        grow_bytes = (size_t)(mm->cap ? mm->cap : 512) * 2 * 12;
+    size_t words_grow = 0;
+    if (mm->nwords + 1 + w > mm->words_cap)
+        words_grow = (mm->words_cap ? mm->words_cap : 4096) * 8;
+    if (g->memo_bytes + entry_bytes + grow_bytes + words_grow >
+            g->memo_limit ||
+        mm->nwords + 1 + w >= UINT32_MAX) {
+        g->memo_full = true;
+        return false;
+    }
+    if (grow_bytes) {
+        uint32_t cap = mm->cap ? mm->cap * 2 : 1024;
+        uint64_t *nh = malloc((size_t)cap * sizeof *nh);
+        uint32_t *ne = calloc(cap, sizeof *ne);
+        if (!nh || !ne) {
+            free(nh);
+            free(ne);
+            g->memo_full = true;
+            return false;
+        }
+        for (uint32_t i = 0; i < mm->cap; i++) {
+            if (!mm->entries[i])
+                continue;
+            uint32_t j = (uint32_t)mm->hashes[i] & (cap - 1);
+            while (ne[j])
+                j = (j + 1) & (cap - 1);
+            ne[j] = mm->entries[i];
+            nh[j] = mm->hashes[i];
+        }
+        g->memo_bytes += (uint64_t)(cap - mm->cap) * 12;
+        free(mm->hashes);
+        free(mm->entries);
+        mm->hashes = nh;
+        mm->entries = ne;
+        mm->cap = cap;
+    }
+    if (words_grow) {
+        size_t cap = mm->words_cap ? mm->words_cap * 2 : 4096;
+        uint64_t *nw = realloc(mm->words, cap * sizeof *nw);
+        if (!nw) {
+            g->memo_full = true;
+            return false;
+        }
+        g->memo_bytes += (uint64_t)(cap - mm->words_cap) * 8;
+        mm->words = nw;
+        mm->words_cap = cap;
+    }
+    uint64_t *e = mm->words + mm->nwords;
+    e[0] = st;
+    memcpy(e + 1, s->bits, w * sizeof *s->bits);
+    uint32_t j = (uint32_t)hsh & (mm->cap - 1);
+    while (mm->entries[j])
+        j = (j + 1) & (mm->cap - 1);
+    mm->entries[j] = (uint32_t)mm->nwords + 1;
+    mm->hashes[j] = hsh;
+    mm->nwords += 1 + w;
+    mm->n++;
+    g->memo_entries++;
+    return false;
+}
+
+static void lift(struct search *s, uint32_t c)
+{
+    s->nxt[s->prv[c]] = s->nxt[c];
+    if (s->nxt[c] != END)
+        s->prv[s->nxt[c]] = s->prv[c];
+    uint32_t r = s->match[c];
+    if (r != END) {
+        s->nxt[s->prv[r]] = s->nxt[r];
+        if (s->nxt[r] != END)
+            s->prv[s->nxt[r]] = s->prv[r];
+        s->returns_left--;
+    }
+}
+
+static void unlift(struct search *s, uint32_t c)
+{
+    uint32_t r = s->match[c];
+    if (r != END) {
+        s->nxt[s->prv[r]] = r;
+        if (s->nxt[r] != END)
+            s->prv[s->nxt[r]] = r;
+        s->returns_left++;
+    }
+    s->nxt[s->prv[c]] = c;
+    if (s->nxt[c] != END)
+        s->prv[s->nxt[c]] = c;
+}
+
+struct ev {
+    uint64_t t;
+    uint32_t kind; /* 0 call, 1 return */
+    uint32_t op;
+};
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static void search_free(struct search *s)
+{
+    free(s->gop);
+    free(s->nxt);
+    free(s->prv);
+    free(s->nop);
+    free(s->match);
+    free(s->is_call);
+    free(s->zob);
+    free(s->bits);
+    free(s->stack);
+    free(s->memo.hashes);
+    free(s->memo.entries);
+    free(s->memo.words);
+    free(s->next.v);
+    free(s->best_ops);
+    free(s->best_states);
+}
+
+/* Sets up the search over history ops gop[0..n) (taken over). */
+static int search_init(struct search *s, const struct ravel__lin_history *h,
+                       const struct ravel__lin_model *m, void *self,
+                       uint32_t *gop, uint32_t n, bool explain,
+                       uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->h = h;
+    s->m = m;
+    s->self = self;
+    s->gop = gop;
+    s->n = n;
+    s->explain = explain;
+    uint32_t nn = 1;
+    for (uint32_t i = 0; i < n; i++)
+        nn += 1 + (h->ops[gop[i]].ret != RAVEL__LIN_NEVER);
+    s->nnodes = nn;
+    s->w = (n + 63) / 64;
+    s->nxt = malloc(nn * sizeof *s->nxt);
+    s->prv = malloc(nn * sizeof *s->prv);
+    s->nop = malloc(nn * sizeof *s->nop);
+    s->match = malloc(nn * sizeof *s->match);
+    s->is_call = malloc(nn * sizeof *s->is_call);
+    s->zob = malloc(((size_t)n + 1) * sizeof *s->zob);
+    s->bits = calloc((size_t)s->w + 1, sizeof *s->bits);
+    s->stack = malloc(((size_t)n + 1) * sizeof *s->stack);
+    struct ev *evs = malloc(nn * sizeof *evs);
+    if (explain) {
+        s->best_ops = malloc(((size_t)n + 1) * sizeof *s->best_ops);
+        s->best_states = malloc(((size_t)n + 1) * sizeof *s->best_states);
+    }
+    if (!s->nxt || !s->prv || !s->nop || !s->match || !s->is_call ||
+        !s->zob || !s->bits || !s->stack || !evs ||
+        (explain && (!s->best_ops || !s->best_states))) {
+        free(evs);
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ravel__lin_op *o = &h->ops[gop[i]];
+        evs[k++] = (struct ev){o->call, 0, i};
+        if (o->ret != RAVEL__LIN_NEVER)
+            evs[k++] = (struct ev){o->ret, 1, i};
+    }
+    qsort(evs, k, sizeof *evs, cmp_ev);
+    /* call node of each op, to link returns to their calls */
+    uint32_t *call_node = malloc(((size_t)n + 1) * sizeof *call_node);
+    if (!call_node) {
+        free(evs);
+        return -1;
+    }
+    s->nxt[0] = k ? 1 : END;
+    s->prv[0] = END;
+    s->is_call[0] = false;
+    s->match[0] = END;
+    s->nop[0] = END;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t node = i + 1;
+        s->nop[node] = evs[i].op;
+        s->is_call[node] = evs[i].kind == 0;
+        s->match[node] = END;
+        s->prv[node] = i;
+        s->nxt[node] = i + 1 < k ? node + 1 : END;
+        if (evs[i].kind == 0) {
+            call_node[evs[i].op] = node;
+        } else {
+            s->match[call_node[evs[i].op]] = node;
+            s->returns_left++;
+        }
+    }
+    free(call_node);
+    free(evs);
+    struct ravel__prng rng;
+    ravel__prng_seed(&rng, seed, 0x11ea);
+    for (uint32_t i = 0; i < n; i++)
+        s->zob[i] = ravel__prng_next(&rng);
+    s->state = m->init(self);
+    s->entry = s->nxt[0];
+    return 0;
+}
+
+static void note_best(struct search *s)
+{
+    if (!s->explain || s->depth <= s->best)
+        return;
+    /* The stack below the old best may have changed since: copy it all
+     * (at most n times over the whole search). */
+    for (uint32_t i = 0; i < s->depth; i++) {
+        s->best_ops[i] = s->nop[s->stack[i].call];
+        s->best_states[i] =
+            i + 1 < s->depth ? s->stack[i + 1].before : s->state;
+    }
+    s->best = s->depth;
+}
+
+/*
+ * Runs the search for at most `budget` steps. Sets s->done when
+ * finished. Returns -1 on a tool error (model out of memory).
+ */
+static int search_run(struct search *s, struct global *g, uint64_t budget)
+{
+    uint64_t steps = 0;
+    uint32_t entry = s->entry, si = s->resume_succ;
+    const struct ravel__lin_model *m = s->m;
+    while (s->done == 0) {
+        if (s->returns_left == 0) {
+            s->done = 1;
+            break;
+        }
+        if (steps >= budget)
+            break;
+        steps++;
+        if (entry != END && s->is_call[entry]) {
+            uint32_t op = s->nop[entry];
+            s->next.n = 0;
+            int k = m->step(s->self, s->state, s->gop[op], &s->next);
+            if (k < 0) {
+                s->done = -1;
+                break;
+            }
+            bool moved = false;
+            uint64_t bh = s->bits_hash ^ s->zob[op];
+            s->bits[op >> 6] |= 1ull << (op & 63);
+            for (uint32_t i = si; i < (uint32_t)k; i++) {
+                uint64_t ns = s->next.v[i];
+                uint64_t hsh = bh ^ state_hash(s, ns);
+                if (memo_seen(s, g, hsh, ns))
+                    continue;
+                s->stack[s->depth++] =
+                    (struct frame){entry, i, (uint32_t)k, s->state};
+                s->state = ns;
+                s->bits_hash = bh;
+                lift(s, entry);
+                note_best(s);
+                moved = true;
+                break;
+            }
+            si = 0;
+            if (moved) {
+                entry = s->nxt[0];
+            } else {
+                s->bits[op >> 6] &= ~(1ull << (op & 63));
+                entry = s->nxt[entry];
+            }
+            continue;
+        }
+        /* A return node (or the end, which a return always precedes). */
+        if (s->depth == 0) {
+            s->done = 2;
+            break;
+        }
+        struct frame f = s->stack[--s->depth];
+        uint32_t op = s->nop[f.call];
+        s->bits[op >> 6] &= ~(1ull << (op & 63));
+        s->bits_hash ^= s->zob[op];
+        s->state = f.before;
+        unlift(s, f.call);
+        if (f.succ + 1 < f.nsucc) {
+            entry = f.call;
+            si = f.succ + 1;
+        } else {
+            entry = s->nxt[f.call];
+            si = 0;
+        }
+    }
+    s->entry = entry;
+    s->resume_succ = si;
+    g->steps += steps;
+    return s->done < 0 ? -1 : 0;
+}
+
+/* ---- explanation ------------------------------------------------------- */
+
+static int explain(struct search *s, struct ravel__lin_result *r)
+{
+    const struct ravel__lin_history *h = s->h;
+    uint32_t n = s->n;
+    bool *done = calloc((size_t)n + 1, 1);
+    r->part_ops = malloc(((size_t)n + 1) * sizeof *r->part_ops);
+    r->prefix = malloc(((size_t)s->best + 1) * sizeof *r->prefix);
+    r->prefix_states = malloc(((size_t)s->best + 1) * sizeof(uint64_t));
+    r->stuck = malloc(((size_t)n + 1) * sizeof *r->stuck);
+    r->stuck_kind = malloc((size_t)n + 1);
+    if (!done || !r->part_ops || !r->prefix || !r->prefix_states ||
+        !r->stuck || !r->stuck_kind) {
+        free(done);
+        return -1;
+    }
+    memcpy(r->part_ops, s->gop, n * sizeof *s->gop);
+    r->npart_ops = n;
+    r->initial_state = s->m->init(s->self);
+    uint64_t st = r->initial_state;
+    for (uint32_t i = 0; i < s->best; i++) {
+        r->prefix[i] = s->gop[s->best_ops[i]];
+        r->prefix_states[i] = s->best_states[i];
+        done[s->best_ops[i]] = true;
+        st = s->best_states[i];
+    }
+    r->nprefix = s->best;
+    uint64_t min_ret = RAVEL__LIN_NEVER;
+    uint32_t dl = RAVEL__LIN_V_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ravel__lin_op *o = &h->ops[s->gop[i]];
+        if (!done[i] && o->ret < min_ret) {
+            min_ret = o->ret;
+            dl = s->gop[i];
+        }
+    }
+    r->deadline_op = dl;
+    r->nstuck = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ravel__lin_op *o = &h->ops[s->gop[i]];
+        if (done[i] || o->call > min_ret || o->ret == RAVEL__LIN_NEVER)
+            continue;
+        s->next.n = 0;
+        int k = s->m->step(s->self, st, s->gop[i], &s->next);
+        if (k < 0) {
+            free(done);
+            return -1;
+        }
+        r->stuck[r->nstuck] = s->gop[i];
+        r->stuck_kind[r->nstuck++] =
+            k == 0 ? RAVEL__LIN_REJECTED : RAVEL__LIN_DEAD_END;
+    }
+    free(done);
+    return 0;
+}
+
+/* ---- partitions and the driver ------------------------------------------ */
+
+struct keyop {
+    uint32_t key, op;
+};
+
+static int cmp_keyop(const void *a, const void *b)
+{
+    const struct keyop *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* First round's budget per partition; doubled every round, so a
+ * partition that needs B steps costs at most ~2B, and a failing
+ * partition is found within about (partitions x its own steps). */
+#define FIRST_BUDGET 4096u
+/* The deadline is checked between budgets and at least this often. */
+#define CLOCK_EVERY 65536u
+
+int ravel__lin_check(const struct ravel__lin_history *h,
+                     const struct ravel__lin_model *m, void *self,
+                     const struct ravel__lin_options *o,
+                     struct ravel__lin_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->part_key = RAVEL__LIN_V_NONE;
+    r->deadline_op = RAVEL__LIN_V_NONE;
+    double t0 = ravel__now();
+    struct global g = {0};
+    g.memo_limit = o && o->max_memory ? o->max_memory
+                                      : RAVEL__LIN_DEFAULT_MEMORY;
+    bool partition = m->partition && !(o && o->no_partition);
+    bool want_explain = !(o && o->no_explain);
+    uint32_t n = h->nops;
+
+    /* Group operations by partition key, keeping call order inside. */
+    struct keyop *ko = malloc(((size_t)n + 1) * sizeof *ko);
+    if (!ko) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ko[i] = (struct keyop){partition ? m->partition(self, i) : 0, i};
+    if (partition)
+        qsort(ko, n, sizeof *ko, cmp_keyop);
+    uint32_t nparts = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || ko[i].key != ko[i - 1].key)
+            nparts++;
+    struct search *ss = calloc((size_t)nparts + 1, sizeof *ss);
+    uint32_t *keys = calloc((size_t)nparts + 1, sizeof *keys);
+    if (!ss || !keys) {
+        free(ko);
+        free(ss);
+        free(keys);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    uint32_t built = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j < n && ko[j].key == ko[i].key)
+            j++;
+        uint32_t *gop = malloc((size_t)(j - i) * sizeof *gop);
+        if (!gop) {
+            rc = -1;
+            break;
+        }
+        for (uint32_t k = i; k < j; k++)
+            gop[k - i] = ko[k].op;
+        keys[built] = partition ? ko[i].key : RAVEL__LIN_V_NONE;
+        if (search_init(&ss[built], h, m, self, gop, j - i, want_explain,
+                        built + 1) != 0) {
+            built++;
+            rc = -1;
+            break;
+        }
+        built++;
+        i = j;
+    }
+    free(ko);
+    if (rc != 0) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    r->nparts = nparts;
+    r->verdict = RAVEL__LIN_OK;
+    double deadline = o && o->timeout > 0 ? t0 + o->timeout : 0;
+    uint64_t budget = FIRST_BUDGET;
+    uint32_t live = nparts;
+    int failed = -1;
+    while (live > 0 && failed < 0) {
+        for (uint32_t p = 0; p < nparts && failed < 0; p++) {
+            struct search *s = &ss[p];
+            if (s->done)
+                continue;
+            uint64_t left = budget;
+            while (left > 0 && !s->done) {
+                uint64_t chunk = left < CLOCK_EVERY ? left : CLOCK_EVERY;
+                if (o && o->max_steps && g.steps + chunk > o->max_steps)
+                    chunk = o->max_steps > g.steps ? o->max_steps - g.steps
+                                                   : 0;
+                if (chunk == 0) {
+                    r->verdict = RAVEL__LIN_UNKNOWN;
+                    r->unknown_why = "step limit";
+                    goto finished;
+                }
+                if (search_run(s, &g, chunk) != 0) {
+                    snprintf(err, errlen, "out of memory in the model");
+                    rc = -1;
+                    goto out;
+                }
+                left -= chunk;
+                if (deadline && !s->done && ravel__now() > deadline) {
+                    r->verdict = RAVEL__LIN_UNKNOWN;
+                    r->unknown_why = "timeout";
+                    goto finished;
+                }
+            }
+            if (s->done == 2)
+                failed = (int)p;
+            else if (s->done)
+                live--;
+        }
+        budget *= 2;
+    }
+    if (failed >= 0) {
+        r->verdict = RAVEL__LIN_FAIL;
+        r->part_key = keys[failed];
+        if (want_explain && explain(&ss[failed], r) != 0) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            goto out;
+        }
+    }
+finished:
+    r->steps = g.steps;
+    r->memo_entries = g.memo_entries;
+    r->memo_bytes = g.memo_bytes;
+    r->memo_full = g.memo_full;
+    r->seconds = ravel__now() - t0;
+out:
+    for (uint32_t p = 0; p < built; p++)
+        search_free(&ss[p]);
+    free(ss);
+    free(keys);
+    if (rc != 0)
+        ravel__lin_result_free(r);
+    return rc;
+}
+
+void ravel__lin_result_free(struct ravel__lin_result *r)
+{
+    free(r->part_ops);
+    free(r->prefix);
+    free(r->prefix_states);
+    free(r->stuck);
+    free(r->stuck_kind);
+    r->part_ops = r->prefix = r->stuck = NULL;
+    r->prefix_states = NULL;
+    r->stuck_kind = NULL;
+    r->npart_ops = r->nprefix = r->nstuck = 0;
+}
