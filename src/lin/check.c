@@ -39,7 +39,7 @@
 struct frame {
     uint32_t call;   /* node lifted */
     uint32_t succ;   /* which successor of the step was taken */
-    uint32_t nsucc;  /* how many the step had */
+    uint32_t nsucc;  /* how many the step had; 0: forced (see below) */
     uint64_t before; /* state before the step */
 };
 
@@ -63,6 +63,8 @@ struct search {
     uint32_t *nop;    /* node -> local op */
     uint32_t *match;  /* call node -> its return node, or END */
     bool *is_call;
+    bool *ro;         /* local op never changes the state */
+    uint32_t *twin;   /* never-returned op: previous identical one, or END */
     uint64_t *zob;    /* Zobrist key per local op */
     uint32_t w;       /* bitset words */
     uint64_t *bits;
@@ -73,6 +75,7 @@ struct search {
     uint32_t depth;
     uint32_t entry; /* node the walk is at */
     uint32_t resume_succ; /* successor to start from at `entry` */
+    bool phase_b;   /* walking the other operations (see search_run) */
     struct memo memo;
     struct ravel__lin_next next;
     /* Longest prefix seen, for the explanation. */
@@ -102,6 +105,24 @@ static bool state_eq(struct search *s, uint64_t a, uint64_t b)
     if (s->m->equal)
         return s->m->equal(s->self, a, b);
     return a == b;
+}
+
+/* True if (bits, st) with full hash `hsh` is remembered. */
+static bool memo_has(struct search *s, uint64_t hsh, uint64_t st)
+{
+    struct memo *mm = &s->memo;
+    if (!mm->cap)
+        return false;
+    uint32_t j = (uint32_t)hsh & (mm->cap - 1);
+    for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1)) {
+        if (mm->hashes[j] != hsh)
+            continue;
+        const uint64_t *e = mm->words + (size_t)(mm->entries[j] - 1);
+        if (state_eq(s, e[0], st) &&
+            !memcmp(e + 1, s->bits, s->w * sizeof *s->bits))
+            return true;
+    }
+    return false;
 }
 
 /*
@@ -241,6 +262,8 @@ static void search_free(struct search *s)
     free(s->nop);
     free(s->match);
     free(s->is_call);
+    free(s->ro);
+    free(s->twin);
     free(s->zob);
     free(s->bits);
     free(s->stack);
@@ -275,6 +298,8 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     s->nop = malloc(nn * sizeof *s->nop);
     s->match = malloc(nn * sizeof *s->match);
     s->is_call = malloc(nn * sizeof *s->is_call);
+    s->ro = calloc((size_t)n + 1, sizeof *s->ro);
+    s->twin = malloc(((size_t)n + 1) * sizeof *s->twin);
     s->zob = malloc(((size_t)n + 1) * sizeof *s->zob);
     s->bits = calloc((size_t)s->w + 1, sizeof *s->bits);
     s->stack = malloc(((size_t)n + 1) * sizeof *s->stack);
@@ -284,7 +309,7 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
         s->best_states = malloc(((size_t)n + 1) * sizeof *s->best_states);
     }
     if (!s->nxt || !s->prv || !s->nop || !s->match || !s->is_call ||
-        !s->zob || !s->bits || !s->stack || !evs ||
+        !s->ro || !s->twin || !s->zob || !s->bits || !s->stack || !evs ||
         (explain && (!s->best_ops || !s->best_states))) {
         free(evs);
         return -1;
@@ -324,6 +349,30 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     }
     free(call_node);
     free(evs);
+    /* Never-returned operations with the same f, key and input are
+     * interchangeable (model.h): link each to the previous one. */
+    uint32_t *last = malloc(((size_t)n + 1) * sizeof *last);
+    if (!last)
+        return -1;
+    uint32_t nlast = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ravel__lin_op *o = &h->ops[gop[i]];
+        s->ro[i] = m->read_only && m->read_only(self, gop[i]);
+        s->twin[i] = END;
+        if (o->ret != RAVEL__LIN_NEVER || o->out != RAVEL__LIN_V_NONE)
+            continue;
+        for (uint32_t k2 = nlast; k2-- > 0;) {
+            const struct ravel__lin_op *q = &h->ops[gop[last[k2]]];
+            if (q->f == o->f && q->key == o->key && q->in == o->in) {
+                s->twin[i] = last[k2];
+                last[k2] = i;
+                goto linked;
+            }
+        }
+        last[nlast++] = i;
+    linked:;
+    }
+    free(last);
     struct ravel__prng rng;
     ravel__prng_seed(&rng, seed, 0x11ea);
     for (uint32_t i = 0; i < n; i++)
@@ -350,11 +399,26 @@ static void note_best(struct search *s)
 /*
  * Runs the search for at most `budget` steps. Sets s->done when
  * finished. Returns -1 on a tool error (model out of memory).
+ *
+ * At each configuration the candidates (calls before the first return
+ * node) are walked twice. Phase A looks only at read-only operations: if
+ * one is possible now, it is linearized at once and no alternative is
+ * tried here (its frame is "forced": nsucc 0). That is complete: in any
+ * linearization from here, moving that operation to the front keeps
+ * real-time order (everything that must precede it already does) and
+ * changes no state, so if there is none with it first there is none at
+ * all. Phase B branches over the other operations as Wing & Gong do,
+ * with two more prunings for operations that never returned, which are
+ * optional: of several identical ones only the earliest unused is tried
+ * (they are interchangeable), and one whose result state is remembered
+ * for the current set without it is skipped (whatever can follow it can
+ * follow that configuration, which has been or is being explored).
  */
 static int search_run(struct search *s, struct global *g, uint64_t budget)
 {
     uint64_t steps = 0;
     uint32_t entry = s->entry, si = s->resume_succ;
+    bool phase_b = s->phase_b;
     const struct ravel__lin_model *m = s->m;
     while (s->done == 0) {
         if (s->returns_left == 0) {
@@ -366,20 +430,55 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
         steps++;
         if (entry != END && s->is_call[entry]) {
             uint32_t op = s->nop[entry];
+            if (s->ro[op] != !phase_b) {
+                entry = s->nxt[entry];
+                continue;
+            }
+            if (s->twin[op] != END) {
+                uint32_t t = s->twin[op];
+                if (!(s->bits[t >> 6] >> (t & 63) & 1)) {
+                    entry = s->nxt[entry];
+                    continue;
+                }
+            }
             s->next.n = 0;
             int k = m->step(s->self, s->state, s->gop[op], &s->next);
             if (k < 0) {
                 s->done = -1;
                 break;
             }
-            bool moved = false;
             uint64_t bh = s->bits_hash ^ s->zob[op];
-            s->bits[op >> 6] |= 1ull << (op & 63);
+            if (!phase_b) {
+                if (k == 0) {
+                    entry = s->nxt[entry];
+                    continue;
+                }
+                RAVEL__CHECK(k == 1 && state_eq(s, s->next.v[0], s->state));
+                s->bits[op >> 6] |= 1ull << (op & 63);
+                if (memo_seen(s, g, bh ^ state_hash(s, s->state), s->state)) {
+                    /* Explored before and failed: so does this one. */
+                    s->bits[op >> 6] &= ~(1ull << (op & 63));
+                    goto back;
+                }
+                s->stack[s->depth++] = (struct frame){entry, 0, 0, s->state};
+                s->bits_hash = bh;
+                lift(s, entry);
+                note_best(s);
+                entry = s->nxt[0];
+                continue;
+            }
+            bool optional = s->match[entry] == END;
+            bool moved = false;
             for (uint32_t i = si; i < (uint32_t)k; i++) {
                 uint64_t ns = s->next.v[i];
-                uint64_t hsh = bh ^ state_hash(s, ns);
-                if (memo_seen(s, g, hsh, ns))
+                uint64_t sh = state_hash(s, ns);
+                if (optional && memo_has(s, s->bits_hash ^ sh, ns))
                     continue;
+                s->bits[op >> 6] |= 1ull << (op & 63);
+                if (memo_seen(s, g, bh ^ sh, ns)) {
+                    s->bits[op >> 6] &= ~(1ull << (op & 63));
+                    continue;
+                }
                 s->stack[s->depth++] =
                     (struct frame){entry, i, (uint32_t)k, s->state};
                 s->state = ns;
@@ -392,33 +491,48 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             si = 0;
             if (moved) {
                 entry = s->nxt[0];
+                phase_b = false;
             } else {
-                s->bits[op >> 6] &= ~(1ull << (op & 63));
                 entry = s->nxt[entry];
             }
             continue;
         }
-        /* A return node (or the end, which a return always precedes). */
-        if (s->depth == 0) {
-            s->done = 2;
-            break;
+        if (!phase_b) {
+            /* No read-only operation can go next: branch on the rest. */
+            phase_b = true;
+            entry = s->nxt[0];
+            continue;
         }
-        struct frame f = s->stack[--s->depth];
-        uint32_t op = s->nop[f.call];
-        s->bits[op >> 6] &= ~(1ull << (op & 63));
-        s->bits_hash ^= s->zob[op];
-        s->state = f.before;
-        unlift(s, f.call);
-        if (f.succ + 1 < f.nsucc) {
-            entry = f.call;
-            si = f.succ + 1;
-        } else {
-            entry = s->nxt[f.call];
-            si = 0;
+    back:
+        /* A return node: its operation cannot be placed. Undo frames
+         * until one has an alternative left; forced frames have none. */
+        for (;;) {
+            if (s->depth == 0) {
+                s->done = 2;
+                break;
+            }
+            struct frame f = s->stack[--s->depth];
+            uint32_t op = s->nop[f.call];
+            s->bits[op >> 6] &= ~(1ull << (op & 63));
+            s->bits_hash ^= s->zob[op];
+            s->state = f.before;
+            unlift(s, f.call);
+            if (f.nsucc == 0)
+                continue;
+            phase_b = true;
+            if (f.succ + 1 < f.nsucc) {
+                entry = f.call;
+                si = f.succ + 1;
+            } else {
+                entry = s->nxt[f.call];
+                si = 0;
+            }
+            break;
         }
     }
     s->entry = entry;
     s->resume_succ = si;
+    s->phase_b = phase_b;
     g->steps += steps;
     return s->done < 0 ? -1 : 0;
 }

@@ -65,7 +65,23 @@ struct ravel__lin_model {
     uint32_t (*partition)(void *self, uint32_t op);
     /* Optional: appends a readable form of the state. */
     void (*describe)(void *self, uint64_t state, struct ravel__strbuf *sb);
+    /*
+     * Optional: true if `op` never changes the state: in every state its
+     * step gives no successor or exactly that state (a read, a cas that
+     * returned false). The checker linearizes such an operation as soon
+     * as it may, without trying alternatives (see check.c), so a wrong
+     * "true" gives wrong verdicts; when in doubt return false.
+     */
+    bool (*read_only)(void *self, uint32_t op);
 };
+
+/*
+ * What the checker assumes of every model: `step` depends only on the
+ * operation's f, key, input and output (not on its process or times),
+ * so two operations that agree on those are interchangeable; and it is a
+ * function (the same arguments give the same successors in the same
+ * order).
+ */
 
 /* The built-in models, NULL-terminated, and lookup by name (NULL if
  * unknown). */

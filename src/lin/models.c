@@ -790,43 +790,77 @@ static int container_step(void *self, uint64_t state, uint32_t op,
     return count;
 }
 
+/* ---- which operations never change the state ----------------------------- */
+
+static bool reg_ro(void *self, uint32_t op)
+{
+    struct base *m = self;
+    return m->code[op] == R_READ ||
+           (m->code[op] == R_CAS && m->h->ops[op].out == RAVEL__LIN_V_FALSE);
+}
+
+static bool kv_ro(void *self, uint32_t op)
+{
+    return ((struct base *)self)->code[op] == KV_GET;
+}
+
+static bool counter_ro(void *self, uint32_t op)
+{
+    struct base *m = self;
+    return m->code[op] == C_READ || m->n[op] == 0;
+}
+
+static bool set_ro(void *self, uint32_t op)
+{
+    struct base *m = self;
+    return m->code[op] == S_READ || m->h->ops[op].out == RAVEL__LIN_V_FALSE;
+}
+
+static bool container_ro(void *self, uint32_t op)
+{
+    struct base *m = self;
+    const struct ravel__lin_op *o = &m->h->ops[op];
+    return m->code[op] == Q_TAKE && o->out != RAVEL__LIN_V_NONE &&
+           is_empty_marker(m, o->out);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct ravel__lin_model m_register = {
     "register", "a read/write register (read, write)",
     reg_open, base_close, base_init, reg_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, reg_ro};
 static const struct ravel__lin_model m_cas = {
     "cas-register",
     "a register with compare-and-set (read, write, cas [from to])",
     cas_open, base_close, base_init, reg_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, reg_ro};
 static const struct ravel__lin_model m_kv = {
     "kv",
     "string values by :key (get, put, append); each key checked apart",
     kv_open, base_close, base_init, kv_step, NULL, NULL, base_key,
-    base_describe};
+    base_describe, kv_ro};
 static const struct ravel__lin_model m_counter = {
     "counter", "an integer counter (add n, inc, dec, read)",
     counter_open, base_close, base_init, counter_step, NULL, NULL, NULL,
-    counter_describe};
+    counter_describe, counter_ro};
 static const struct ravel__lin_model m_set = {
     "set", "a set (add x, remove x, read -> #{...})",
     set_open, base_close, base_init, set_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, set_ro};
 static const struct ravel__lin_model m_queue = {
     "queue", "a FIFO queue (enqueue x, dequeue -> x or :empty)",
     queue_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, container_ro};
 static const struct ravel__lin_model m_stack = {
     "stack", "a LIFO stack (push x, pop -> x or :empty)",
     stack_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, container_ro};
 static const struct ravel__lin_model m_bag = {
     "unordered-queue",
     "a queue that may hand out any element (enqueue x, dequeue -> x)",
     bag_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe};
+    base_describe, container_ro};
 
 const struct ravel__lin_model *const ravel__lin_models[] = {
     &m_register, &m_cas,   &m_kv,  &m_counter,
