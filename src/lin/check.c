@@ -58,6 +58,7 @@ struct search {
     void *self;
     uint32_t n;       /* operations */
     uint32_t *gop;    /* local op -> history op */
+    const uint32_t *local; /* history op -> local op (shared) */
     uint32_t nnodes;  /* call and return nodes; node 0 is the head */
     uint32_t *nxt, *prv;
     uint32_t *nop;    /* node -> local op */
@@ -76,6 +77,8 @@ struct search {
     uint32_t entry; /* node the walk is at */
     uint32_t resume_succ; /* successor to start from at `entry` */
     bool phase_b;   /* walking the other operations (see search_run) */
+    uint32_t *cand; /* phase B: candidate call nodes, by return time */
+    uint32_t ncand, ci;
     struct memo memo;
     struct ravel__lin_next next;
     /* Longest prefix seen, for the explanation. */
@@ -264,6 +267,7 @@ static void search_free(struct search *s)
     free(s->is_call);
     free(s->ro);
     free(s->twin);
+    free(s->cand);
     free(s->zob);
     free(s->bits);
     free(s->stack);
@@ -278,10 +282,13 @@ static void search_free(struct search *s)
 /* Sets up the search over history ops gop[0..n) (taken over). */
 static int search_init(struct search *s, const struct ravel__lin_history *h,
                        const struct ravel__lin_model *m, void *self,
-                       uint32_t *gop, uint32_t n, bool explain,
-                       uint64_t seed)
+                       uint32_t *gop, uint32_t n, uint32_t *local,
+                       bool explain, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
+    s->local = local;
+    for (uint32_t i = 0; i < n; i++)
+        local[gop[i]] = i;
     s->h = h;
     s->m = m;
     s->self = self;
@@ -299,6 +306,7 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     s->match = malloc(nn * sizeof *s->match);
     s->is_call = malloc(nn * sizeof *s->is_call);
     s->ro = calloc((size_t)n + 1, sizeof *s->ro);
+    s->cand = malloc(((size_t)n + 1) * sizeof *s->cand);
     s->twin = malloc(((size_t)n + 1) * sizeof *s->twin);
     s->zob = malloc(((size_t)n + 1) * sizeof *s->zob);
     s->bits = calloc((size_t)s->w + 1, sizeof *s->bits);
@@ -309,7 +317,7 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
         s->best_states = malloc(((size_t)n + 1) * sizeof *s->best_states);
     }
     if (!s->nxt || !s->prv || !s->nop || !s->match || !s->is_call ||
-        !s->ro || !s->twin || !s->zob || !s->bits || !s->stack || !evs ||
+        !s->ro || !s->twin || !s->cand || !s->zob || !s->bits || !s->stack || !evs ||
         (explain && (!s->best_ops || !s->best_states))) {
         free(evs);
         return -1;
@@ -396,6 +404,46 @@ static void note_best(struct search *s)
     s->best = s->depth;
 }
 
+/* For models' doomed(): has history op x taken effect? */
+static bool op_done(const void *ctx, uint32_t x)
+{
+    const struct search *s = ctx;
+    uint32_t l = s->local[x];
+    return s->bits[l >> 6] >> (l & 63) & 1;
+}
+
+/* Return time of a node's operation (never-returned ones sort last). */
+static uint64_t ret_time(const struct search *s, uint32_t node)
+{
+    return s->h->ops[s->gop[s->nop[node]]].ret;
+}
+
+/*
+ * Collects the candidates of phase B (calls before the first return node
+ * that are not read-only), ordered by return time: the operation that
+ * returned first is the likeliest to have taken effect first, so a
+ * linearizable history is usually found without backtracking. Stable
+ * (insertion sort of a list in call order), so the order is a function
+ * of the configuration and a frame can find its place again.
+ */
+static void build_cand(struct search *s)
+{
+    uint32_t n = 0;
+    for (uint32_t e = s->nxt[0]; e != END && s->is_call[e]; e = s->nxt[e]) {
+        if (s->ro[s->nop[e]])
+            continue;
+        uint64_t t = ret_time(s, e);
+        uint32_t j = n++;
+        while (j > 0 && ret_time(s, s->cand[j - 1]) > t) {
+            s->cand[j] = s->cand[j - 1];
+            j--;
+        }
+        s->cand[j] = e;
+    }
+    s->ncand = n;
+    s->ci = 0;
+}
+
 /*
  * Runs the search for at most `budget` steps. Sets s->done when
  * finished. Returns -1 on a tool error (model out of memory).
@@ -428,16 +476,56 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
         if (steps >= budget)
             break;
         steps++;
-        if (entry != END && s->is_call[entry]) {
+        if (!phase_b) {
+            if (entry == END || !s->is_call[entry]) {
+                /* No read-only operation can go next: branch on the rest. */
+                phase_b = true;
+                build_cand(s);
+                si = 0;
+                continue;
+            }
             uint32_t op = s->nop[entry];
-            if (s->ro[op] != !phase_b) {
+            if (!s->ro[op]) {
                 entry = s->nxt[entry];
                 continue;
             }
+            s->next.n = 0;
+            int k = m->step(s->self, s->state, s->gop[op], &s->next);
+            if (k < 0) {
+                s->done = -1;
+                break;
+            }
+            if (k == 0) {
+                /* A pending operation that must still take effect and
+                 * never can again dooms this configuration. */
+                if (m->doomed && s->match[entry] != END &&
+                    m->doomed(s->self, s->state, s->gop[op], op_done, s))
+                    goto back;
+                entry = s->nxt[entry];
+                continue;
+            }
+            RAVEL__CHECK(k == 1 && state_eq(s, s->next.v[0], s->state));
+            uint64_t bh = s->bits_hash ^ s->zob[op];
+            s->bits[op >> 6] |= 1ull << (op & 63);
+            if (memo_seen(s, g, bh ^ state_hash(s, s->state), s->state)) {
+                /* Explored before and failed: so does this one. */
+                s->bits[op >> 6] &= ~(1ull << (op & 63));
+                goto back;
+            }
+            s->stack[s->depth++] = (struct frame){entry, 0, 0, s->state};
+            s->bits_hash = bh;
+            lift(s, entry);
+            note_best(s);
+            entry = s->nxt[0];
+            continue;
+        }
+        if (s->ci < s->ncand) {
+            entry = s->cand[s->ci];
+            uint32_t op = s->nop[entry];
             if (s->twin[op] != END) {
                 uint32_t t = s->twin[op];
                 if (!(s->bits[t >> 6] >> (t & 63) & 1)) {
-                    entry = s->nxt[entry];
+                    s->ci++;
                     continue;
                 }
             }
@@ -448,25 +536,6 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
                 break;
             }
             uint64_t bh = s->bits_hash ^ s->zob[op];
-            if (!phase_b) {
-                if (k == 0) {
-                    entry = s->nxt[entry];
-                    continue;
-                }
-                RAVEL__CHECK(k == 1 && state_eq(s, s->next.v[0], s->state));
-                s->bits[op >> 6] |= 1ull << (op & 63);
-                if (memo_seen(s, g, bh ^ state_hash(s, s->state), s->state)) {
-                    /* Explored before and failed: so does this one. */
-                    s->bits[op >> 6] &= ~(1ull << (op & 63));
-                    goto back;
-                }
-                s->stack[s->depth++] = (struct frame){entry, 0, 0, s->state};
-                s->bits_hash = bh;
-                lift(s, entry);
-                note_best(s);
-                entry = s->nxt[0];
-                continue;
-            }
             bool optional = s->match[entry] == END;
             bool moved = false;
             for (uint32_t i = si; i < (uint32_t)k; i++) {
@@ -493,19 +562,13 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
                 entry = s->nxt[0];
                 phase_b = false;
             } else {
-                entry = s->nxt[entry];
+                s->ci++;
             }
             continue;
         }
-        if (!phase_b) {
-            /* No read-only operation can go next: branch on the rest. */
-            phase_b = true;
-            entry = s->nxt[0];
-            continue;
-        }
     back:
-        /* A return node: its operation cannot be placed. Undo frames
-         * until one has an alternative left; forced frames have none. */
+        /* No candidate left: undo frames until one has an alternative
+         * left; forced frames have none. */
         for (;;) {
             if (s->depth == 0) {
                 s->done = 2;
@@ -520,11 +583,14 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             if (f.nsucc == 0)
                 continue;
             phase_b = true;
+            build_cand(s);
+            while (s->ci < s->ncand && s->cand[s->ci] != f.call)
+                s->ci++;
+            RAVEL__CHECK(s->ci < s->ncand);
             if (f.succ + 1 < f.nsucc) {
-                entry = f.call;
                 si = f.succ + 1;
             } else {
-                entry = s->nxt[f.call];
+                s->ci++;
                 si = 0;
             }
             break;
@@ -647,10 +713,12 @@ int ravel__lin_check(const struct ravel__lin_history *h,
             nparts++;
     struct search *ss = calloc((size_t)nparts + 1, sizeof *ss);
     uint32_t *keys = calloc((size_t)nparts + 1, sizeof *keys);
-    if (!ss || !keys) {
+    uint32_t *local = calloc((size_t)n + 1, sizeof *local);
+    if (!ss || !keys || !local) {
         free(ko);
         free(ss);
         free(keys);
+        free(local);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -668,8 +736,8 @@ int ravel__lin_check(const struct ravel__lin_history *h,
         for (uint32_t k = i; k < j; k++)
             gop[k - i] = ko[k].op;
         keys[built] = partition ? ko[i].key : RAVEL__LIN_V_NONE;
-        if (search_init(&ss[built], h, m, self, gop, j - i, want_explain,
-                        built + 1) != 0) {
+        if (search_init(&ss[built], h, m, self, gop, j - i, local,
+                        want_explain, built + 1) != 0) {
             built++;
             rc = -1;
             break;
@@ -743,6 +811,7 @@ out:
         search_free(&ss[p]);
     free(ss);
     free(keys);
+    free(local);
     if (rc != 0)
         ravel__lin_result_free(r);
     return rc;

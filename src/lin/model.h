@@ -73,6 +73,18 @@ struct ravel__lin_model {
      * "true" gives wrong verdicts; when in doubt return false.
      */
     bool (*read_only)(void *self, uint32_t op);
+    /*
+     * Optional: true only if `op` can be accepted in no state reachable
+     * from `state` by steps of the operations not yet done (an append-
+     * only string that no longer is a prefix of what a get returned,
+     * with no put left that could start it again). done(ctx, x) tells
+     * whether operation x has already taken effect. The checker abandons
+     * a configuration where a pending operation that must still take
+     * effect is doomed. "false" is always safe.
+     */
+    bool (*doomed)(void *self, uint64_t state, uint32_t op,
+                   bool (*done)(const void *ctx, uint32_t op),
+                   const void *ctx);
 };
 
 /*
@@ -82,6 +94,8 @@ struct ravel__lin_model {
  * function (the same arguments give the same successors in the same
  * order).
  */
+
+extern const struct ravel__lin_model ravel__lin_model_kv;
 
 /* The built-in models, NULL-terminated, and lookup by name (NULL if
  * unknown). */

@@ -3,7 +3,7 @@
  *
  *   register       read, write                          state: value
  *   cas-register   read, write, cas [from to]           state: value
- *   kv             get, put, append (strings), by :key  state: a string
+ *   kv             get, put, append (strings), by :key  (model_kv.c)
  *   counter        add/inc/dec n, read                  state: integer
  *   set            add x, remove x, read -> #{...}      state: a set
  *   queue          enqueue x, dequeue -> x (FIFO)       state: a vector
@@ -217,11 +217,6 @@ static void base_describe(void *self, uint64_t state, struct ravel__strbuf *sb)
     ravel__lin_vprint(&m->h->vals, (uint32_t)state, sb, 60);
 }
 
-static uint32_t base_key(void *self, uint32_t op)
-{
-    struct base *m = self;
-    return m->h->ops[op].key;
-}
 
 static int init_value(struct base *m, const struct ravel__lin_params *p,
                       uint32_t dflt, char *err, size_t errlen)
@@ -335,84 +330,6 @@ static int reg_step(void *self, uint64_t state, uint32_t op,
     }
     }
     return 0;
-}
-
-/* ---- kv: strings by key ------------------------------------------------ */
-
-enum { KV_GET = 1, KV_PUT, KV_APPEND };
-static const char *const kv_names[] = {"get", "put", "append", NULL};
-
-static int kv_open(void **self, struct ravel__lin_history *h,
-                   const struct ravel__lin_params *p, char *err, size_t errlen)
-{
-    struct base *m;
-    if (base_open(&m, sizeof *m, h, "kv", kv_names, err, errlen) != 0)
-        return -1;
-    for (uint32_t i = 0; i < h->nops; i++) {
-        const struct ravel__lin_op *o = &h->ops[i];
-        if (o->key == RAVEL__LIN_V_NONE) {
-            base_close(m);
-            return line_err(err, errlen, o,
-                            "kv operation without a :key%s", "");
-        }
-        if (m->code[i] != KV_GET && V(m, o->in)->kind != RAVEL__LIN_STR) {
-            base_close(m);
-            return line_err(err, errlen, o,
-                            "kv put and append take a string value%s", "");
-        }
-    }
-    uint32_t empty = ravel__lin_str(&h->vals, "", 0);
-    if (empty == RAVEL__LIN_V_NONE ||
-        init_value(m, p, empty, err, errlen) != 0) {
-        if (empty == RAVEL__LIN_V_NONE)
-            snprintf(err, errlen, "out of memory");
-        base_close(m);
-        return -1;
-    }
-    if (V(m, m->init)->kind != RAVEL__LIN_STR) {
-        base_close(m);
-        snprintf(err, errlen, "--init: the kv model's initial value must be "
-                              "a string");
-        return -1;
-    }
-    *self = m;
-    return 0;
-}
-
-static int kv_step(void *self, uint64_t state, uint32_t op,
-                   struct ravel__lin_next *next)
-{
-    struct base *m = self;
-    const struct ravel__lin_op *o = &m->h->ops[op];
-    uint32_t to;
-    switch (m->code[op]) {
-    case KV_GET:
-        if (o->out != RAVEL__LIN_V_NONE && o->out != state)
-            return 0;
-        to = (uint32_t)state;
-        break;
-    case KV_PUT:
-        to = o->in;
-        break;
-    case KV_APPEND:
-        if (!tc_get(m, state, op, &to)) {
-            struct ravel__lin_values *vs = &m->h->vals;
-            const struct ravel__lin_vent *s = V(m, (uint32_t)state),
-                                         *a = V(m, o->in);
-            struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
-            ravel__sb_addn(&sb, ravel__lin_vtext(vs, (uint32_t)state), s->len);
-            ravel__sb_addn(&sb, ravel__lin_vtext(vs, o->in), a->len);
-            to = ravel__lin_str(vs, ravel__sb_str(&sb), sb.len);
-            ravel__sb_free(&sb);
-            if (to == RAVEL__LIN_V_NONE)
-                return -1;
-            tc_put(m, state, op, to);
-        }
-        break;
-    default:
-        return 0;
-    }
-    return ravel__lin_next_add(next, to) ? -1 : 1;
 }
 
 /* ---- counter ------------------------------------------------------------ */
@@ -799,11 +716,6 @@ static bool reg_ro(void *self, uint32_t op)
            (m->code[op] == R_CAS && m->h->ops[op].out == RAVEL__LIN_V_FALSE);
 }
 
-static bool kv_ro(void *self, uint32_t op)
-{
-    return ((struct base *)self)->code[op] == KV_GET;
-}
-
 static bool counter_ro(void *self, uint32_t op)
 {
     struct base *m = self;
@@ -829,41 +741,36 @@ static bool container_ro(void *self, uint32_t op)
 static const struct ravel__lin_model m_register = {
     "register", "a read/write register (read, write)",
     reg_open, base_close, base_init, reg_step, NULL, NULL, NULL,
-    base_describe, reg_ro};
+    base_describe, reg_ro, NULL};
 static const struct ravel__lin_model m_cas = {
     "cas-register",
     "a register with compare-and-set (read, write, cas [from to])",
     cas_open, base_close, base_init, reg_step, NULL, NULL, NULL,
-    base_describe, reg_ro};
-static const struct ravel__lin_model m_kv = {
-    "kv",
-    "string values by :key (get, put, append); each key checked apart",
-    kv_open, base_close, base_init, kv_step, NULL, NULL, base_key,
-    base_describe, kv_ro};
+    base_describe, reg_ro, NULL};
 static const struct ravel__lin_model m_counter = {
     "counter", "an integer counter (add n, inc, dec, read)",
     counter_open, base_close, base_init, counter_step, NULL, NULL, NULL,
-    counter_describe, counter_ro};
+    counter_describe, counter_ro, NULL};
 static const struct ravel__lin_model m_set = {
     "set", "a set (add x, remove x, read -> #{...})",
     set_open, base_close, base_init, set_step, NULL, NULL, NULL,
-    base_describe, set_ro};
+    base_describe, set_ro, NULL};
 static const struct ravel__lin_model m_queue = {
     "queue", "a FIFO queue (enqueue x, dequeue -> x or :empty)",
     queue_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe, container_ro};
+    base_describe, container_ro, NULL};
 static const struct ravel__lin_model m_stack = {
     "stack", "a LIFO stack (push x, pop -> x or :empty)",
     stack_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe, container_ro};
+    base_describe, container_ro, NULL};
 static const struct ravel__lin_model m_bag = {
     "unordered-queue",
     "a queue that may hand out any element (enqueue x, dequeue -> x)",
     bag_open, base_close, base_init, container_step, NULL, NULL, NULL,
-    base_describe, container_ro};
+    base_describe, container_ro, NULL};
 
 const struct ravel__lin_model *const ravel__lin_models[] = {
-    &m_register, &m_cas,   &m_kv,  &m_counter,
+    &m_register, &m_cas,   &ravel__lin_model_kv,  &m_counter,
     &m_set,      &m_queue, &m_stack, &m_bag, NULL};
 
 const struct ravel__lin_model *ravel__lin_model_find(const char *name)
