@@ -20,6 +20,12 @@
  * order of appends that is the last piece) or at a node already known to
  * be a prefix (answers are cached), so it costs about one piece.
  *
+ * A state of the model as a whole maps keys to nodes: a sorted list of
+ * (key, node) pairs for the keys whose value is not the initial one,
+ * interned like the nodes. Checked key by key (the default), every map
+ * has at most one pair; checked all together (--no-partition), a state
+ * says what every key holds, as the model requires.
+ *
  * That prefix test also powers `doomed`: appends only lengthen a string,
  * so a get whose output does not start with the current string can never
  * be satisfied again unless some put of the key writes a prefix of that
@@ -54,9 +60,24 @@ struct pslot {
     bool yes;
 };
 
+struct map {
+    uint32_t off, n; /* pairs[off .. off + 2n): key index, node */
+    uint64_t hash;
+};
+
 struct kv {
     struct ravel__lin_history *h;
     uint8_t *code;
+    uint32_t *kidx; /* per op: dense index of its key */
+    struct map *maps;
+    uint32_t nmaps, maps_cap;
+    uint32_t *pairs;
+    size_t npairs, pairs_cap;
+    uint32_t *mtable; /* map + 1 by hash */
+    uint32_t mtable_cap;
+    uint32_t *scratch;
+    size_t scratch_cap;
+    uint32_t init_node;
     uint64_t *phash, *ppow; /* per op: hash and B^len of its input */
     uint32_t **resetters;   /* per get: puts writing a prefix of its output,
                                NONE-terminated; NULL: none */
@@ -70,7 +91,7 @@ struct kv {
         uint64_t state;
         uint32_t op; /* op + 1, 0 = empty */
         uint32_t next;
-    } *tc; /* (state, append op) -> next node */
+    } *tc; /* (map, op) -> next map */
     uint32_t tc_n, tc_cap;
     uint32_t init;
     char *buf; /* scratch for materialising */
@@ -309,6 +330,127 @@ static void tc_put(struct kv *m, uint64_t state, uint32_t op, uint32_t next)
     m->tc_n++;
 }
 
+/* ---- maps from keys to nodes -------------------------------------------- */
+
+static uint64_t pairs_hash(const uint32_t *p, uint32_t n)
+{
+    uint64_t x = 0x2545f4914f6cdd1dULL ^ n;
+    for (uint32_t i = 0; i < 2 * n; i++)
+        x = mix(x, p[i]);
+    return x;
+}
+
+/* Interns the map with n (key, node) pairs p (sorted by key); NONE when
+ * out of memory. */
+static uint32_t map_get(struct kv *m, const uint32_t *p, uint32_t n)
+{
+    uint64_t hsh = pairs_hash(p, n);
+    if (m->mtable_cap) {
+        uint32_t j = (uint32_t)hsh & (m->mtable_cap - 1);
+        for (; m->mtable[j]; j = (j + 1) & (m->mtable_cap - 1)) {
+            const struct map *c = &m->maps[m->mtable[j] - 1];
+            if (c->hash == hsh && c->n == n &&
+                !memcmp(m->pairs + c->off, p, 2 * (size_t)n * sizeof *p))
+                return m->mtable[j] - 1;
+        }
+    }
+    if (m->nmaps >= RAVEL__LIN_MAX_VALUES)
+        return NONE;
+    if (m->nmaps == m->maps_cap) {
+        uint32_t cap = m->maps_cap ? m->maps_cap * 2 : 1024;
+        struct map *nm = realloc(m->maps, cap * sizeof *nm);
+        if (!nm)
+            return NONE;
+        m->maps = nm;
+        m->maps_cap = cap;
+    }
+    if (m->npairs + 2 * (size_t)n > m->pairs_cap) {
+        size_t cap = m->pairs_cap ? m->pairs_cap : 4096;
+        while (cap < m->npairs + 2 * (size_t)n)
+            cap *= 2;
+        uint32_t *np = realloc(m->pairs, cap * sizeof *np);
+        if (!np)
+            return NONE;
+        m->pairs = np;
+        m->pairs_cap = cap;
+    }
+    if ((m->nmaps + 1) * 2 > m->mtable_cap) {
+        uint32_t cap = m->mtable_cap ? m->mtable_cap * 2 : 1024;
+        uint32_t *nt = calloc(cap, sizeof *nt);
+        if (!nt)
+            return NONE;
+        for (uint32_t i = 0; i < m->nmaps; i++) {
+            uint32_t j = (uint32_t)m->maps[i].hash & (cap - 1);
+            while (nt[j])
+                j = (j + 1) & (cap - 1);
+            nt[j] = i + 1;
+        }
+        free(m->mtable);
+        m->mtable = nt;
+        m->mtable_cap = cap;
+    }
+    uint32_t id = m->nmaps++;
+    m->maps[id] = (struct map){(uint32_t)m->npairs, n, hsh};
+    memcpy(m->pairs + m->npairs, p, 2 * (size_t)n * sizeof *p);
+    m->npairs += 2 * (size_t)n;
+    uint32_t j = (uint32_t)hsh & (m->mtable_cap - 1);
+    while (m->mtable[j])
+        j = (j + 1) & (m->mtable_cap - 1);
+    m->mtable[j] = id + 1;
+    return id;
+}
+
+/* The node key k holds in map s. */
+static uint32_t map_lookup(const struct kv *m, uint32_t s, uint32_t k)
+{
+    const struct map *mp = &m->maps[s];
+    const uint32_t *p = m->pairs + mp->off;
+    uint32_t lo = 0, hi = mp->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p[2 * mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < mp->n && p[2 * lo] == k ? p[2 * lo + 1] : m->init_node;
+}
+
+/* Map s with key k set to node; NONE when out of memory. */
+static uint32_t map_set(struct kv *m, uint32_t s, uint32_t k, uint32_t node)
+{
+    uint32_t n = m->maps[s].n;
+    if (2 * ((size_t)n + 1) > m->scratch_cap) {
+        size_t cap = 2 * ((size_t)n + 1) + 16;
+        uint32_t *ns = realloc(m->scratch, cap * sizeof *ns);
+        if (!ns)
+            return NONE;
+        m->scratch = ns;
+        m->scratch_cap = cap;
+    }
+    const uint32_t *p = m->pairs + m->maps[s].off;
+    uint32_t *q = m->scratch, nq = 0;
+    bool placed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!placed && p[2 * i] >= k) {
+            if (node != m->init_node) {
+                q[2 * nq] = k;
+                q[2 * nq++ + 1] = node;
+            }
+            placed = true;
+            if (p[2 * i] == k)
+                continue;
+        }
+        q[2 * nq] = p[2 * i];
+        q[2 * nq++ + 1] = p[2 * i + 1];
+    }
+    if (!placed && node != m->init_node) {
+        q[2 * nq] = k;
+        q[2 * nq++ + 1] = node;
+    }
+    return map_get(m, q, nq);
+}
+
 /* ---- the model --------------------------------------------------------- */
 
 static void kv_close(void *self)
@@ -317,6 +459,11 @@ static void kv_close(void *self)
     if (!m)
         return;
     free(m->code);
+    free(m->kidx);
+    free(m->maps);
+    free(m->pairs);
+    free(m->mtable);
+    free(m->scratch);
     free(m->phash);
     free(m->ppow);
     if (m->resetters)
@@ -329,6 +476,12 @@ static void kv_close(void *self)
     free(m->tc);
     free(m->buf);
     free(m);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 static int fail(struct kv *m, char *err, size_t errlen, uint32_t line,
@@ -388,6 +541,24 @@ static int kv_open(void **self, struct ravel__lin_history *h,
             hash_of(text(m, o->in), vlen(m, o->in), &m->phash[i],
                     &m->ppow[i]);
     }
+    /* Dense key indices, in order of first appearance (keys are value
+     * ids, so a sort of (key, op) pairs groups them). */
+    m->kidx = calloc(n, sizeof *m->kidx);
+    uint64_t *ko = malloc(n * sizeof *ko);
+    if (!m->kidx || !ko) {
+        free(ko);
+        return fail(m, err, errlen, 0, "out of memory");
+    }
+    for (uint32_t i = 0; i < h->nops; i++)
+        ko[i] = (uint64_t)h->ops[i].key << 32 | i;
+    qsort(ko, h->nops, sizeof *ko, cmp_u64);
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < h->nops; i++) {
+        if (i && (ko[i] >> 32) != (ko[i - 1] >> 32))
+            nk++;
+        m->kidx[(uint32_t)ko[i]] = nk;
+    }
+    free(ko);
     uint32_t init = ravel__lin_str(&h->vals, "", 0);
     if (init == RAVEL__LIN_V_NONE)
         return fail(m, err, errlen, 0, "out of memory");
@@ -404,7 +575,8 @@ static int kv_open(void **self, struct ravel__lin_history *h,
                         "--init: the kv model's initial value must be a "
                         "string");
     }
-    m->init = leaf(m, init);
+    m->init_node = leaf(m, init);
+    m->init = m->init_node == NONE ? NONE : map_get(m, NULL, 0);
     if (m->init == NONE)
         return fail(m, err, errlen, 0, "out of memory");
     /*
@@ -463,33 +635,27 @@ static int kv_step(void *self, uint64_t state, uint32_t op,
     struct kv *m = self;
     const struct ravel__lin_op *o = &m->h->ops[op];
     uint32_t s = (uint32_t)state, to;
-    switch (m->code[op]) {
-    case KV_GET:
+    if (m->code[op] == KV_GET) {
+        uint32_t nd = map_lookup(m, s, m->kidx[op]);
         if (o->out != RAVEL__LIN_V_NONE &&
-            (m->nodes[s].len != vlen(m, o->out) || !is_prefix(m, s, o->out)))
+            (m->nodes[nd].len != vlen(m, o->out) ||
+             !is_prefix(m, nd, o->out)))
             return 0;
-        to = s;
-        break;
-    case KV_PUT:
-        if (!tc_get(m, state, op, &to)) {
-            to = leaf(m, o->in);
-            if (to == NONE)
-                return -1;
-            tc_put(m, state, op, to);
+        return ravel__lin_next_add(next, s) ? -1 : 1;
+    }
+    if (!tc_get(m, state, op, &to)) {
+        uint32_t nd = map_lookup(m, s, m->kidx[op]);
+        if (m->code[op] == KV_PUT) {
+            nd = leaf(m, o->in);
+        } else {
+            const struct node *x = &m->nodes[nd];
+            nd = node_get(m, nd, o->in, x->len + vlen(m, o->in),
+                          x->hash * m->ppow[op] + m->phash[op]);
         }
-        break;
-    case KV_APPEND:
-        if (!tc_get(m, state, op, &to)) {
-            const struct node *nd = &m->nodes[s];
-            to = node_get(m, s, o->in, nd->len + vlen(m, o->in),
-                          nd->hash * m->ppow[op] + m->phash[op]);
-            if (to == NONE)
-                return -1;
-            tc_put(m, state, op, to);
-        }
-        break;
-    default:
-        return 0;
+        to = nd == NONE ? NONE : map_set(m, s, m->kidx[op], nd);
+        if (to == NONE)
+            return -1;
+        tc_put(m, state, op, to);
     }
     return ravel__lin_next_add(next, to) ? -1 : 1;
 }
@@ -502,7 +668,7 @@ static bool kv_doomed(void *self, uint64_t state, uint32_t op,
     const struct ravel__lin_op *o = &m->h->ops[op];
     if (m->code[op] != KV_GET || o->out == RAVEL__LIN_V_NONE)
         return false;
-    if (is_prefix(m, (uint32_t)state, o->out))
+    if (is_prefix(m, map_lookup(m, (uint32_t)state, m->kidx[op]), o->out))
         return false;
     if (m->resetters[op])
         for (const uint32_t *p = m->resetters[op]; *p != NONE; p++)
@@ -521,17 +687,44 @@ static uint32_t kv_key(void *self, uint32_t op)
     return ((struct kv *)self)->h->ops[op].key;
 }
 
+static void describe_node(struct kv *m, uint32_t node,
+                          struct ravel__strbuf *sb)
+{
+    int64_t n = materialise(m, node);
+    uint32_t v = n < 0 ? NONE : ravel__lin_str(&m->h->vals, m->buf, (size_t)n);
+    ravel__lin_vprint(&m->h->vals, v, sb, 60);
+}
+
+/* A map with one key prints as that key's value (what a partition
+ * holds); otherwise as {key value, ...} with unlisted keys initial. */
 static void kv_describe(void *self, uint64_t state, struct ravel__strbuf *sb)
 {
     struct kv *m = self;
-    int64_t n = materialise(m, (uint32_t)state);
-    if (n < 0) {
-        ravel__sb_add(sb, "?");
+    const struct map *mp = &m->maps[(uint32_t)state];
+    if (mp->n == 0) {
+        describe_node(m, m->init_node, sb);
         return;
     }
-    /* Print as the EDN string it is, cut like other values. */
-    uint32_t v = ravel__lin_str(&m->h->vals, m->buf, (size_t)n);
-    ravel__lin_vprint(&m->h->vals, v, sb, 60);
+    if (mp->n == 1) {
+        describe_node(m, m->pairs[mp->off + 1], sb);
+        return;
+    }
+    ravel__sb_addc(sb, '{');
+    for (uint32_t i = 0; i < mp->n; i++) {
+        uint32_t k = m->pairs[mp->off + 2 * i];
+        uint32_t node = m->pairs[mp->off + 2 * i + 1];
+        if (i)
+            ravel__sb_add(sb, ", ");
+        /* The key's value id: any op with that index has it. */
+        for (uint32_t op = 0; op < m->h->nops; op++)
+            if (m->kidx[op] == k) {
+                ravel__lin_vprint(&m->h->vals, m->h->ops[op].key, sb, 20);
+                break;
+            }
+        ravel__sb_addc(sb, ' ');
+        describe_node(m, node, sb);
+    }
+    ravel__sb_addc(sb, '}');
 }
 
 const struct ravel__lin_model ravel__lin_model_kv = {

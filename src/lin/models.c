@@ -241,7 +241,9 @@ static const struct ravel__lin_vent *V(struct base *m, uint32_t id)
 
 static bool is_empty_marker(struct base *m, uint32_t v)
 {
-    return v == RAVEL__LIN_V_NIL || ravel__lin_vis_name(&m->h->vals, v, "empty");
+    return v == RAVEL__LIN_V_NIL ||
+           (V(m, v)->kind == RAVEL__LIN_KEYWORD &&
+            ravel__lin_vis_name(&m->h->vals, v, "empty"));
 }
 
 /* ---- register and cas-register ---------------------------------------- */
