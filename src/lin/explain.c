@@ -46,7 +46,7 @@ void ravel__lin_op_label(const struct ravel__lin_history *h, uint32_t op,
         ravel__sb_add(sb, " -> ? (never returned)");
     else if (o->out == RAVEL__LIN_V_NONE)
         ravel__sb_add(sb, " -> ?");
-    else if (o->out != o->in) {
+    else if (o->out != o->in || o->in == RAVEL__LIN_V_NIL) {
         ravel__sb_add(sb, " -> ");
         ravel__lin_vprint(&h->vals, o->out, sb, 30);
     }
