@@ -131,6 +131,29 @@ struct lin_args {
     const char *html;
 };
 
+/* Reports bad input or a tool error for one file: one line on stderr
+ * ("ravel lin: FILE:LINE: message" when the message names a line) and,
+ * with --json, an object with "verdict": "error". */
+static void file_error(const char *path, const char *msg,
+                       struct ravel__strbuf *js)
+{
+    if (!strncmp(msg, "line ", 5))
+        fprintf(stderr, "ravel lin: %s:%s\n", path, msg + 5);
+    else
+        fprintf(stderr, "ravel lin: %s: %s\n", path, msg);
+    if (js) {
+        bool first = true;
+        ravel__sb_addc(js, '{');
+        ravel__json_key(js, &first, "history");
+        ravel__json_str(js, path);
+        ravel__json_key(js, &first, "verdict");
+        ravel__json_str(js, "error");
+        ravel__json_key(js, &first, "error");
+        ravel__json_str(js, msg);
+        ravel__sb_addc(js, '}');
+    }
+}
+
 /* Checks one file; returns its exit status (0, 1 or 2) and appends its
  * JSON object to js when --json. */
 static int check_file(const struct lin_args *a, const char *path,
@@ -139,7 +162,7 @@ static int check_file(const struct lin_args *a, const char *path,
     size_t len;
     char *buf = ravel__read_file(path, RAVEL__LIN_MAX_FILE, &len);
     if (!buf) {
-        fprintf(stderr, "ravel lin: %s: %s\n", path, strerror(errno));
+        file_error(path, strerror(errno), js);
         return RAVEL__EXIT_USAGE;
     }
     struct ravel__lin_history h;
@@ -147,27 +170,23 @@ static int check_file(const struct lin_args *a, const char *path,
     void *self = NULL;
     int status = RAVEL__EXIT_USAGE;
     if (ravel__lin_history_init(&h) != 0) {
-        fprintf(stderr, "ravel lin: out of memory\n");
+        file_error(path, "out of memory", js);
         free(buf);
         return status;
     }
     if (ravel__lin_read(buf, len, a->format, &h, err, sizeof err) != 0) {
-        fprintf(stderr, "ravel lin: %s:%s\n", path,
-                strncmp(err, "line ", 5) ? err : err + 5);
+        file_error(path, err, js);
         goto out;
     }
     if (a->model->open(&self, &h, &a->params, err, sizeof err) != 0) {
-        if (!strncmp(err, "line ", 5))
-            fprintf(stderr, "ravel lin: %s:%s\n", path, err + 5);
-        else
-            fprintf(stderr, "ravel lin: %s: %s\n", path, err);
+        file_error(path, err, js);
         self = NULL;
         goto out;
     }
     struct ravel__lin_result r;
     if (ravel__lin_check(&h, a->model, self, &a->opts, &r, err,
                          sizeof err) != 0) {
-        fprintf(stderr, "ravel lin: %s: %s\n", path, err);
+        file_error(path, err, js);
         goto out;
     }
     const char *verdict = r.verdict == RAVEL__LIN_OK     ? "linearizable"
