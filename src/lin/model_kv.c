@@ -350,7 +350,8 @@ static uint32_t map_get(struct kv *m, const uint32_t *p, uint32_t n)
         for (; m->mtable[j]; j = (j + 1) & (m->mtable_cap - 1)) {
             const struct map *c = &m->maps[m->mtable[j] - 1];
             if (c->hash == hsh && c->n == n &&
-                !memcmp(m->pairs + c->off, p, 2 * (size_t)n * sizeof *p))
+                (n == 0 ||
+                 !memcmp(m->pairs + c->off, p, 2 * (size_t)n * sizeof *p)))
                 return m->mtable[j] - 1;
         }
     }
@@ -391,7 +392,8 @@ static uint32_t map_get(struct kv *m, const uint32_t *p, uint32_t n)
     }
     uint32_t id = m->nmaps++;
     m->maps[id] = (struct map){(uint32_t)m->npairs, n, hsh};
-    memcpy(m->pairs + m->npairs, p, 2 * (size_t)n * sizeof *p);
+    if (n)
+        memcpy(m->pairs + m->npairs, p, 2 * (size_t)n * sizeof *p);
     m->npairs += 2 * (size_t)n;
     uint32_t j = (uint32_t)hsh & (m->mtable_cap - 1);
     while (m->mtable[j])
@@ -508,7 +510,11 @@ static int kv_open(void **self, struct ravel__lin_history *h,
     m->phash = calloc(n, sizeof *m->phash);
     m->ppow = calloc(n, sizeof *m->ppow);
     m->resetters = calloc(n, sizeof *m->resetters);
-    if (!m->code || !m->phash || !m->ppow || !m->resetters)
+    /* The pairs arena exists from the start: an empty map points into
+     * it (arithmetic on a NULL pointer is undefined). */
+    m->pairs_cap = 4096;
+    m->pairs = malloc(m->pairs_cap * sizeof *m->pairs);
+    if (!m->code || !m->phash || !m->ppow || !m->resetters || !m->pairs)
         return fail(m, err, errlen, 0, "out of memory");
     for (uint32_t i = 0; i < h->nops; i++) {
         const struct ravel__lin_op *o = &h->ops[i];

@@ -497,6 +497,12 @@ int ravel__lin_read_edn(const char *buf, size_t len,
                 return fail(&ps, "text after the history vector"), -1;
             break;
         }
+        if (ps.p + 1 < ps.end && ps.p[0] == '#' && ps.p[1] == '_') {
+            ps.p += 2; /* a discarded form between events */
+            if (value(&ps) == RAVEL__LIN_V_NONE)
+                return -1;
+            continue;
+        }
         if (*ps.p != '{')
             return fail(&ps, "expected an event map {:process ... :type "
                              "...}"),

@@ -61,9 +61,11 @@ static bool same(const struct ravel__lin_values *vs, uint32_t id,
     case RAVEL__LIN_SET:
     case RAVEL__LIN_MAP:
         return e->len == nkids &&
-               !memcmp(vs->kids + e->off, kids, nkids * sizeof *kids);
+               (nkids == 0 ||
+                !memcmp(vs->kids + e->off, kids, nkids * sizeof *kids));
     default:
-        return e->len == len && !memcmp(vs->bytes + e->off, s, len);
+        return e->len == len &&
+               (len == 0 || !memcmp(vs->bytes + e->off, s, len));
     }
 }
 
@@ -199,7 +201,14 @@ out:
 int ravel__lin_values_init(struct ravel__lin_values *vs)
 {
     memset(vs, 0, sizeof *vs);
-    if (ravel__lin_intern(vs, RAVEL__LIN_NIL, 0, NULL, 0, NULL, 0) !=
+    /* Both arenas exist from the start, so an empty string or vector
+     * points into real memory (pointer arithmetic on NULL is undefined). */
+    vs->bytes_cap = 4096;
+    vs->kids_cap = 256;
+    vs->bytes = malloc(vs->bytes_cap);
+    vs->kids = malloc(vs->kids_cap * sizeof *vs->kids);
+    if (!vs->bytes || !vs->kids ||
+        ravel__lin_intern(vs, RAVEL__LIN_NIL, 0, NULL, 0, NULL, 0) !=
             RAVEL__LIN_V_NIL ||
         ravel__lin_intern(vs, RAVEL__LIN_BOOL, 0, NULL, 0, NULL, 0) !=
             RAVEL__LIN_V_FALSE ||
