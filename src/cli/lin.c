@@ -93,6 +93,9 @@ void ravel__help_lin(void)
         "  --no-partition\n"
         "        Check a keyed model's operations all together instead of\n"
         "        key by key (for comparison; much slower).\n"
+        "  --no-prune\n"
+        "        Search as Porcupine does (memoised Wing & Gong only),\n"
+        "        without ravel's further prunings (for comparison).\n"
         "  --json\n"
         "        Print one JSON object: the verdict, counts and the\n"
         "        explanation (with several histories, one per history\n"
@@ -339,6 +342,8 @@ int ravel__cmd_lin(int argc, char **argv)
             a.opts.max_memory = mb << 20;
         } else if (!strcmp(s, "--no-partition")) {
             a.opts.no_partition = true;
+        } else if (!strcmp(s, "--no-prune")) {
+            a.opts.no_prune = true;
         } else if (!strcmp(s, "--json")) {
             a.json = true;
         } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {

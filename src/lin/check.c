@@ -77,6 +77,7 @@ struct search {
     uint32_t entry; /* node the walk is at */
     uint32_t resume_succ; /* successor to start from at `entry` */
     bool phase_b;   /* walking the other operations (see search_run) */
+    bool plain;     /* no prunings beyond Lowe's memo (no_prune) */
     uint32_t *cand; /* phase B: candidate call nodes, by return time */
     uint32_t ncand, ci;
     struct memo memo;
@@ -283,9 +284,10 @@ static void search_free(struct search *s)
 static int search_init(struct search *s, const struct ravel__lin_history *h,
                        const struct ravel__lin_model *m, void *self,
                        uint32_t *gop, uint32_t n, uint32_t *local,
-                       bool explain, uint64_t seed)
+                       bool explain, bool plain, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
+    s->plain = plain;
     s->local = local;
     for (uint32_t i = 0; i < n; i++)
         local[gop[i]] = i;
@@ -365,9 +367,10 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     uint32_t nlast = 0;
     for (uint32_t i = 0; i < n; i++) {
         const struct ravel__lin_op *o = &h->ops[gop[i]];
-        s->ro[i] = m->read_only && m->read_only(self, gop[i]);
+        s->ro[i] = !plain && m->read_only && m->read_only(self, gop[i]);
         s->twin[i] = END;
-        if (o->ret != RAVEL__LIN_NEVER || o->out != RAVEL__LIN_V_NONE)
+        if (plain || o->ret != RAVEL__LIN_NEVER ||
+            o->out != RAVEL__LIN_V_NONE)
             continue;
         for (uint32_t k2 = nlast; k2-- > 0;) {
             const struct ravel__lin_op *q = &h->ops[gop[last[k2]]];
@@ -434,7 +437,7 @@ static void build_cand(struct search *s)
             continue;
         uint64_t t = ret_time(s, e);
         uint32_t j = n++;
-        while (j > 0 && ret_time(s, s->cand[j - 1]) > t) {
+        while (j > 0 && !s->plain && ret_time(s, s->cand[j - 1]) > t) {
             s->cand[j] = s->cand[j - 1];
             j--;
         }
@@ -498,7 +501,7 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             if (k == 0) {
                 /* A pending operation that must still take effect and
                  * never can again dooms this configuration. */
-                if (m->doomed && s->match[entry] != END &&
+                if (m->doomed && !s->plain && s->match[entry] != END &&
                     m->doomed(s->self, s->state, s->gop[op], op_done, s))
                     goto back;
                 entry = s->nxt[entry];
@@ -541,7 +544,8 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             for (uint32_t i = si; i < (uint32_t)k; i++) {
                 uint64_t ns = s->next.v[i];
                 uint64_t sh = state_hash(s, ns);
-                if (optional && memo_has(s, s->bits_hash ^ sh, ns))
+                if (optional && !s->plain &&
+                    memo_has(s, s->bits_hash ^ sh, ns))
                     continue;
                 s->bits[op >> 6] |= 1ull << (op & 63);
                 if (memo_seen(s, g, bh ^ sh, ns)) {
@@ -677,7 +681,7 @@ static int cmp_keyop(const void *a, const void *b)
 /* First round's budget per partition; doubled every round, so a
  * partition that needs B steps costs at most ~2B, and a failing
  * partition is found within about (partitions x its own steps). */
-#define FIRST_BUDGET 4096u
+#define FIRST_BUDGET 1024u
 /* The deadline is checked between budgets and at least this often. */
 #define CLOCK_EVERY 65536u
 
@@ -737,7 +741,7 @@ int ravel__lin_check(const struct ravel__lin_history *h,
             gop[k - i] = ko[k].op;
         keys[built] = partition ? ko[i].key : RAVEL__LIN_V_NONE;
         if (search_init(&ss[built], h, m, self, gop, j - i, local,
-                        want_explain, built + 1) != 0) {
+                        want_explain, o && o->no_prune, built + 1) != 0) {
             built++;
             rc = -1;
             break;

@@ -48,6 +48,10 @@ struct ravel__lin_options {
     uint64_t max_steps;   /* search steps (one candidate tried); 0: none */
     uint64_t max_memory;  /* memo bytes; 0: RAVEL__LIN_DEFAULT_MEMORY */
     bool no_partition;    /* check all operations together */
+    bool no_prune;        /* plain Wing & Gong + Lowe, as Porcupine does:
+                             no read-only forcing, no symmetry, domination
+                             or doomed pruning, candidates in call order
+                             (for comparison in bench/) */
     bool no_explain;      /* skip computing the explanation */
 };
 

@@ -598,17 +598,24 @@ static int kv_open(void **self, struct ravel__lin_history *h,
         puts += m->code[i] == KV_PUT;
     }
     uint32_t *tmp = malloc(((size_t)puts + 1) * sizeof *tmp);
-    if (!tmp)
+    uint32_t *put = malloc(((size_t)puts + 1) * sizeof *put);
+    if (!tmp || !put) {
+        free(tmp);
+        free(put);
         return fail(m, err, errlen, 0, "out of memory");
+    }
+    uint32_t np = 0;
+    for (uint32_t j = 0; j < h->nops; j++)
+        if (m->code[j] == KV_PUT)
+            put[np++] = j;
     for (uint32_t i = 0; i < h->nops; i++) {
         const struct ravel__lin_op *g = &h->ops[i];
         if (m->code[i] != KV_GET || g->out == RAVEL__LIN_V_NONE)
             continue;
         uint32_t k = 0;
-        for (uint32_t j = 0; j < h->nops; j++) {
+        for (uint32_t pi = 0; pi < np; pi++) {
+            uint32_t j = put[pi];
             const struct ravel__lin_op *q = &h->ops[j];
-            if (m->code[j] != KV_PUT)
-                continue;
             uint64_t ql = vlen(m, q->in);
             if (gets * puts > max_pairs ||
                 (q->key == g->key && ql <= vlen(m, g->out) &&
@@ -620,12 +627,14 @@ static int kv_open(void **self, struct ravel__lin_history *h,
         m->resetters[i] = malloc(((size_t)k + 1) * sizeof **m->resetters);
         if (!m->resetters[i]) {
             free(tmp);
+            free(put);
             return fail(m, err, errlen, 0, "out of memory");
         }
         memcpy(m->resetters[i], tmp, k * sizeof *tmp);
         m->resetters[i][k] = NONE;
     }
     free(tmp);
+    free(put);
     *self = m;
     return 0;
 }

@@ -9,7 +9,9 @@
  * and runs each order against a reference implementation of the object
  * written here from scratch (not the model's step function). The two
  * must agree on every history, so the oracle checks the search and its
- * prunings and the models' semantics at once.
+ * prunings and the models' semantics at once. The checker runs three
+ * ways: as it is, without partitioning by key, and without its prunings
+ * (--no-prune).
  *
  * Histories are generated so both verdicts are common: outputs come from
  * running the reference object along a random linearization, and then
@@ -435,9 +437,10 @@ static void run_model(enum mkind mk, uint64_t seed)
         void *self = NULL;
         char err[256];
         CHECK_EQ(m->open(&self, &h, NULL, err, sizeof err), 0);
-        for (int variant = 0; variant < 2 && self; variant++) {
+        for (int variant = 0; variant < 3 && self; variant++) {
             struct ravel__lin_options opt = {0};
             opt.no_partition = variant == 1;
+            opt.no_prune = variant == 2;
             struct ravel__lin_result res;
             CHECK_EQ(ravel__lin_check(&h, m, self, &opt, &res, err,
                                       sizeof err),

@@ -261,13 +261,17 @@ static uint32_t character(struct ps *ps)
     return id == RAVEL__LIN_V_NONE ? fail(ps, "too many values") : id;
 }
 
-/* [ ... ], ( ... ), #{ ... } or { ... } after the opening delimiter. */
-static uint32_t collection(struct ps *ps, enum ravel__lin_vkind kind,
-                           char close)
+/*
+ * The elements of [ ... ], ( ... ), #{ ... } or { ... } after the opening
+ * delimiter, into a malloc'ed array (*out, caller frees; NULL when
+ * empty). Returns the count, or -1 after an error.
+ */
+static int64_t elements(struct ps *ps, char close, bool map, uint32_t **out)
 {
     uint32_t start_line = ps->line;
+    *out = NULL;
     if (++ps->depth > RAVEL__LIN_MAX_DEPTH)
-        return fail(ps, "values nested too deeply");
+        return fail(ps, "values nested too deeply"), -1;
     uint32_t *kids = NULL;
     uint32_t n = 0, cap = 0;
     for (;;) {
@@ -275,9 +279,10 @@ static uint32_t collection(struct ps *ps, enum ravel__lin_vkind kind,
         if (ps->p >= ps->end) {
             free(kids);
             ps->line = start_line;
-            return fail(ps, close == '}' ? "unterminated map (truncated file?)"
+            return fail(ps, map ? "unterminated map (truncated file?)"
                                          : "unterminated collection "
-                                           "(truncated file?)");
+                                           "(truncated file?)"),
+                   -1;
         }
         if (*ps->p == close) {
             ps->p++;
@@ -285,31 +290,43 @@ static uint32_t collection(struct ps *ps, enum ravel__lin_vkind kind,
         }
         if (*ps->p == ')' || *ps->p == ']' || *ps->p == '}') {
             free(kids);
-            return fail(ps, "mismatched closing bracket");
+            return fail(ps, "mismatched closing bracket"), -1;
         }
         uint32_t v = value(ps);
         if (v == RAVEL__LIN_V_NONE) {
             free(kids);
-            return RAVEL__LIN_V_NONE;
+            return -1;
         }
         if (n == cap) {
             cap = cap ? cap * 2 : 8;
             uint32_t *nk = realloc(kids, cap * sizeof *nk);
             if (!nk) {
                 free(kids);
-                return fail(ps, "out of memory");
+                return fail(ps, "out of memory"), -1;
             }
             kids = nk;
         }
         kids[n++] = v;
     }
     ps->depth--;
-    if (kind == RAVEL__LIN_MAP && n % 2) {
+    if (map && n % 2) {
         free(kids);
         ps->line = start_line;
-        return fail(ps, "map with an odd number of forms");
+        return fail(ps, "map with an odd number of forms"), -1;
     }
-    uint32_t id = ravel__lin_intern(ps->vs, kind, 0, NULL, 0, kids, n);
+    *out = kids;
+    return n;
+}
+
+static uint32_t collection(struct ps *ps, enum ravel__lin_vkind kind,
+                           char close)
+{
+    uint32_t *kids;
+    int64_t n = elements(ps, close, kind == RAVEL__LIN_MAP, &kids);
+    if (n < 0)
+        return RAVEL__LIN_V_NONE;
+    uint32_t id = ravel__lin_intern(ps->vs, kind, 0, NULL, 0, kids,
+                                    (uint32_t)n);
     free(kids);
     return id == RAVEL__LIN_V_NONE ? fail(ps, "too many values") : id;
 }
@@ -414,19 +431,16 @@ static bool kw(const struct ravel__lin_values *vs, uint32_t id,
            ravel__lin_vis_name(vs, id, name);
 }
 
-/* Handles one event map (its children: key, value, key, value ...). */
-static int event(struct ps *ps, struct ravel__lin_history *h, uint32_t map,
-                 uint32_t line)
+/* Handles one event map, given as its forms: key, value, key, value... */
+static int event(struct ps *ps, struct ravel__lin_history *h,
+                 const uint32_t *kv, uint32_t nkv, uint32_t line)
 {
     struct ravel__lin_values *vs = &h->vals;
-    const struct ravel__lin_vent *e = ravel__lin_vget(vs, map);
     uint32_t process = RAVEL__LIN_V_NONE, type = RAVEL__LIN_V_NONE,
              f = RAVEL__LIN_V_NONE, val = RAVEL__LIN_V_NIL,
              key = RAVEL__LIN_V_NONE;
-    for (uint32_t i = 0; i + 1 < e->len; i += 2) {
-        /* Re-read kids each time: nothing below interns, so no move. */
-        uint32_t k = ravel__lin_vkids(vs, map)[i];
-        uint32_t v = ravel__lin_vkids(vs, map)[i + 1];
+    for (uint32_t i = 0; i + 1 < nkv; i += 2) {
+        uint32_t k = kv[i], v = kv[i + 1];
         if (kw(vs, k, "process"))
             process = v;
         else if (kw(vs, k, "type"))
@@ -507,11 +521,16 @@ int ravel__lin_read_edn(const char *buf, size_t len,
             return fail(&ps, "expected an event map {:process ... :type "
                              "...}"),
                    -1;
+        /* The event map itself is not interned: only its values are. */
         uint32_t line = ps.line;
-        uint32_t map = value(&ps);
-        if (map == RAVEL__LIN_V_NONE)
+        ps.p++;
+        uint32_t *kv;
+        int64_t nkv = elements(&ps, '}', true, &kv);
+        if (nkv < 0)
             return -1;
-        if (event(&ps, h, map, line) != 0)
+        int rc = event(&ps, h, kv, (uint32_t)nkv, line);
+        free(kv);
+        if (rc != 0)
             return -1;
     }
     return ravel__lin_finish(h, err, errlen);
