@@ -432,8 +432,11 @@ static uint64_t ret_time(const struct search *s, uint32_t node)
 static void build_cand(struct search *s)
 {
     uint32_t n = 0;
+    /* Returned operations (at most one per process) by insertion; the
+     * never-returned ones all sort last, so they follow in call order
+     * without sorting (a history may have thousands of them). */
     for (uint32_t e = s->nxt[0]; e != END && s->is_call[e]; e = s->nxt[e]) {
-        if (s->ro[s->nop[e]])
+        if (s->ro[s->nop[e]] || s->match[e] == END)
             continue;
         uint64_t t = ret_time(s, e);
         uint32_t j = n++;
@@ -443,6 +446,9 @@ static void build_cand(struct search *s)
         }
         s->cand[j] = e;
     }
+    for (uint32_t e = s->nxt[0]; e != END && s->is_call[e]; e = s->nxt[e])
+        if (!s->ro[s->nop[e]] && s->match[e] == END)
+            s->cand[n++] = e;
     s->ncand = n;
     s->ci = 0;
 }
@@ -682,7 +688,9 @@ static int cmp_keyop(const void *a, const void *b)
  * partition that needs B steps costs at most ~2B, and a failing
  * partition is found within about (partitions x its own steps). */
 #define FIRST_BUDGET 1024u
-/* The deadline is checked between budgets and at least this often. */
+/* The deadline is checked between budgets and at least this often: at
+ * 10-50 ns a step (bench/lin.py), every millisecond or so, which keeps
+ * --timeout precise without a clock read per step. */
 #define CLOCK_EVERY 65536u
 
 int ravel__lin_check(const struct ravel__lin_history *h,
