@@ -63,7 +63,7 @@ void ravel__help_lin(void)
         "          \"output\": ..., \"call\": 0, \"return\": 3}, ...]}; no\n"
         "          \"return\": never returned; no \"output\": unknown.\n"
         "    The format is recognised from the first character; --format\n"
-        "    forces one.\n"
+        "    forces one. A HISTORY of - is read from standard input.\n"
         "\n"
         "MODELS\n",
         stdout);
@@ -163,7 +163,9 @@ static int check_file(const struct lin_args *a, const char *path,
                       struct ravel__strbuf *out, struct ravel__strbuf *js)
 {
     size_t len;
-    char *buf = ravel__read_file(path, RAVEL__LIN_MAX_FILE, &len);
+    /* "-" is standard input, so a history can be piped in. */
+    char *buf = ravel__read_file(strcmp(path, "-") ? path : "/dev/stdin",
+                                 RAVEL__LIN_MAX_FILE, &len);
     if (!buf) {
         file_error(path, strerror(errno), js);
         return RAVEL__EXIT_USAGE;
@@ -300,7 +302,7 @@ int ravel__cmd_lin(int argc, char **argv)
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        if (opts_done || s[0] != '-' || !s[1]) {
+        if (opts_done || s[0] != '-' || !s[1]) { /* "-": stdin */
             files[nfiles++] = s;
         } else if (!strcmp(s, "--")) {
             opts_done = true;

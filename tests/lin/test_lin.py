@@ -277,6 +277,11 @@ def part_cli(ravel, data):
     rc, out, err = run([ravel, "lin", etcd2])
     check(rc == 2 and "--model NAME is required" in err,
           "--model is required")
+    p = subprocess.run([ravel, "lin", "--model", "cas-register", "-"],
+                       input=open(etcd2).read(), capture_output=True,
+                       text=True)
+    check(p.returncode == 0 and p.stdout.startswith("-: linearizable"),
+          "a history piped to standard input (-)")
     # --init: etcd_002 starts from nil; starting from 7 breaks it.
     rc, out, err = run([ravel, "lin", "--model", "cas-register", "--init",
                         "7", etcd2])
