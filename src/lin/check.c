@@ -81,7 +81,7 @@ struct search {
     uint32_t *cand; /* phase B: candidate call nodes, by return time */
     uint32_t ncand, ci;
     struct memo memo;
-    struct ravel__lin_next next;
+    struct ravel__lin_next next, next2;
     /* Longest prefix seen, for the explanation. */
     uint32_t best;
     uint32_t *best_ops;
@@ -276,6 +276,7 @@ static void search_free(struct search *s)
     free(s->memo.entries);
     free(s->memo.words);
     free(s->next.v);
+    free(s->next2.v);
     free(s->best_ops);
     free(s->best_states);
 }
@@ -428,6 +429,8 @@ static uint64_t ret_time(const struct search *s, uint32_t node)
  * linearizable history is usually found without backtracking. Stable
  * (insertion sort of a list in call order), so the order is a function
  * of the configuration and a frame can find its place again.
+ * Never-returned operations come last, then the lookahead below moves
+ * to the front those that let the next read happen.
  */
 static void build_cand(struct search *s)
 {
@@ -446,11 +449,41 @@ static void build_cand(struct search *s)
         }
         s->cand[j] = e;
     }
-    for (uint32_t e = s->nxt[0]; e != END && s->is_call[e]; e = s->nxt[e])
+    uint32_t e = s->nxt[0];
+    for (; e != END && s->is_call[e]; e = s->nxt[e])
         if (!s->ro[s->nop[e]] && s->match[e] == END)
             s->cand[n++] = e;
     s->ncand = n;
     s->ci = 0;
+    /*
+     * Lookahead: e is now the first return node, the operation that must
+     * take effect next. When it is read-only it was rejected (phase A
+     * found nothing), so some candidate must change the state for it:
+     * try first those after which it is accepted (a read of 3 wants a
+     * write of 3, perhaps one that never returned). Stable, so the order
+     * is still a function of the configuration.
+     */
+    if (s->plain || e == END || !s->ro[s->nop[e]])
+        return;
+    uint32_t d = s->gop[s->nop[e]], front = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = s->cand[i], op = s->nop[c];
+        if (s->twin[op] != END &&
+            !(s->bits[s->twin[op] >> 6] >> (s->twin[op] & 63) & 1))
+            continue;
+        s->next.n = 0;
+        int k = s->m->step(s->self, s->state, s->gop[op], &s->next);
+        bool enables = false;
+        for (int x = 0; x < k && !enables; x++) {
+            s->next2.n = 0;
+            enables = s->m->step(s->self, s->next.v[x], d, &s->next2) > 0;
+        }
+        if (enables) {
+            memmove(s->cand + front + 1, s->cand + front,
+                    (i - front) * sizeof *s->cand);
+            s->cand[front++] = c;
+        }
+    }
 }
 
 /*
