@@ -69,6 +69,14 @@ struct search {
     uint64_t *zob;    /* Zobrist key per local op */
     uint32_t w;       /* bitset words */
     uint64_t *bits;
+    /* The memo's compact key (see build_key): */
+    uint32_t *lim;    /* required op r: last op called by r's return */
+    uint32_t *oidx;   /* never-returned op: its index among them */
+    uint32_t nopt, ow; /* never-returned ops, words of their bitset */
+    uint64_t *obits;
+    uint32_t req_lo;  /* first required op not yet linearized */
+    uint64_t *key;    /* scratch: the key of a configuration */
+    uint32_t nkey, key_lo;
     uint64_t bits_hash;
     uint64_t state;
     uint32_t returns_left;
@@ -111,55 +119,105 @@ static bool state_eq(struct search *s, uint64_t a, uint64_t b)
     return a == b;
 }
 
-/* True if (bits, st) with full hash `hsh` is remembered. */
+/*
+ * The memo's key for the current set of linearized operations, in
+ * s->key[0 .. s->nkey), with `extra` (an op whose bit was just set, or
+ * END) counted in. A whole bitset would cost n/8 bytes per entry, which
+ * for a history of 50 000 operations fills a gigabyte with 85 000
+ * entries. But the set has a short description: every required
+ * operation before the first unlinearized one (lo) is done, and no
+ * operation called after that one returned (index > lim[lo]) can be
+ * done yet, or real-time order would be broken; so the required part is
+ * the words covering [lo, lim[lo]], and the never-returned operations
+ * get a bitset of their own. The key is a function of the set and
+ * determines it, so equal keys mean equal sets.
+ *
+ *   key = [lo | nwin << 32] [window words ...] [never-returned bits ...]
+ */
+static void build_key(struct search *s, uint32_t extra)
+{
+    uint32_t lo = s->req_lo;
+    if (extra != END && extra == lo)
+        while (lo < s->n && ((s->bits[lo >> 6] >> (lo & 63) & 1) ||
+                             s->lim[lo] == END))
+            lo++;
+    s->key_lo = lo;
+#if defined(__SANITIZE_ADDRESS__)
+    /* Sanitizer builds also check the claim the key rests on: no
+     * required operation past the window is linearized. O(n) per key,
+     * which is why only they do. */
+    for (uint32_t i = lo < s->n ? s->lim[lo] + 1 : s->n; i < s->n; i++)
+        RAVEL__CHECK(s->lim[i] == END || !(s->bits[i >> 6] >> (i & 63) & 1));
+#endif
+    uint32_t nwin = 0, first = 0;
+    if (lo < s->n) {
+        first = lo >> 6;
+        nwin = (s->lim[lo] >> 6) - first + 1;
+    }
+    uint64_t *k = s->key;
+    k[0] = lo | (uint64_t)nwin << 32;
+    memcpy(k + 1, s->bits + first, nwin * sizeof *k);
+    if (s->ow)
+        memcpy(k + 1 + nwin, s->obits, s->ow * sizeof *k);
+    s->nkey = 1 + nwin + s->ow;
+}
+
+/* The remembered entry at words offset `at` equals (key, st)? Entries are
+ * [state][key length][key words]. */
+static bool entry_eq(struct search *s, const uint64_t *e, uint64_t st)
+{
+    return e[1] == s->nkey && state_eq(s, e[0], st) &&
+           !memcmp(e + 2, s->key, s->nkey * sizeof *s->key);
+}
+
+/* True if (current set, st) with full hash `hsh` is remembered. */
 static bool memo_has(struct search *s, uint64_t hsh, uint64_t st)
 {
     struct memo *mm = &s->memo;
     if (!mm->cap)
         return false;
+    build_key(s, END);
     uint32_t j = (uint32_t)hsh & (mm->cap - 1);
-    for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1)) {
-        if (mm->hashes[j] != hsh)
-            continue;
-        const uint64_t *e = mm->words + (size_t)(mm->entries[j] - 1);
-        if (state_eq(s, e[0], st) &&
-            !memcmp(e + 1, s->bits, s->w * sizeof *s->bits))
+    for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1))
+        if (mm->hashes[j] == hsh &&
+            entry_eq(s, mm->words + (size_t)(mm->entries[j] - 1), st))
             return true;
-    }
     return false;
 }
 
 /*
- * Looks (bits, st) up in the memo with full hash `hsh`; inserts it when
- * absent and the memory limit allows. Returns true if it was present.
+ * Looks (set with `extra` added, st) up in the memo with full hash
+ * `hsh`; inserts it when absent and the memory limit allows. Returns true
+ * if it was present. Leaves its key in s->key (and s->key_lo).
  */
 static bool memo_seen(struct search *s, struct global *g, uint64_t hsh,
-                      uint64_t st)
+                      uint64_t st, uint32_t extra)
 {
     struct memo *mm = &s->memo;
-    uint32_t w = s->w;
+    build_key(s, extra);
     if (mm->cap) {
         uint32_t j = (uint32_t)hsh & (mm->cap - 1);
-        for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1)) {
-            if (mm->hashes[j] != hsh)
-                continue;
-            const uint64_t *e = mm->words + (size_t)(mm->entries[j] - 1);
-            if (state_eq(s, e[0], st) &&
-                !memcmp(e + 1, s->bits, w * sizeof *s->bits))
+        for (; mm->entries[j]; j = (j + 1) & (mm->cap - 1))
+            if (mm->hashes[j] == hsh &&
+                entry_eq(s, mm->words + (size_t)(mm->entries[j] - 1), st))
                 return true;
-        }
     }
     /* Absent: remember it if memory allows. */
-    size_t entry_bytes = (1 + (size_t)w) * 8;
+    size_t size = 2 + (size_t)s->nkey;
+    size_t entry_bytes = size * 8;
     size_t grow_bytes = 0;
     if ((mm->n + 1) * 2 > mm->cap)
         grow_bytes = (size_t)(mm->cap ? mm->cap : 512) * 2 * 12;
     size_t words_grow = 0;
-    if (mm->nwords + 1 + w > mm->words_cap)
-        words_grow = (mm->words_cap ? mm->words_cap : 4096) * 8;
+    if (mm->nwords + size > mm->words_cap) {
+        size_t cap = mm->words_cap ? mm->words_cap : 4096;
+        while (cap < mm->nwords + size)
+            cap *= 2;
+        words_grow = (cap - mm->words_cap) * 8;
+    }
     if (g->memo_bytes + entry_bytes + grow_bytes + words_grow >
             g->memo_limit ||
-        mm->nwords + 1 + w >= UINT32_MAX) {
+        mm->nwords + size >= UINT32_MAX) {
         g->memo_full = true;
         return false;
     }
@@ -190,28 +248,44 @@ static bool memo_seen(struct search *s, struct global *g, uint64_t hsh,
         mm->cap = cap;
     }
     if (words_grow) {
-        size_t cap = mm->words_cap ? mm->words_cap * 2 : 4096;
+        size_t cap = mm->words_cap + words_grow / 8;
         uint64_t *nw = realloc(mm->words, cap * sizeof *nw);
         if (!nw) {
             g->memo_full = true;
             return false;
         }
-        g->memo_bytes += (uint64_t)(cap - mm->words_cap) * 8;
+        g->memo_bytes += words_grow;
         mm->words = nw;
         mm->words_cap = cap;
     }
     uint64_t *e = mm->words + mm->nwords;
     e[0] = st;
-    memcpy(e + 1, s->bits, w * sizeof *s->bits);
+    e[1] = s->nkey;
+    memcpy(e + 2, s->key, s->nkey * sizeof *s->key);
     uint32_t j = (uint32_t)hsh & (mm->cap - 1);
     while (mm->entries[j])
         j = (j + 1) & (mm->cap - 1);
     mm->entries[j] = (uint32_t)mm->nwords + 1;
     mm->hashes[j] = hsh;
-    mm->nwords += 1 + w;
+    mm->nwords += size;
     mm->n++;
     g->memo_entries++;
     return false;
+}
+
+/* Marks local op `op` linearized or not, in both bitsets. */
+static void set_op(struct search *s, uint32_t op)
+{
+    s->bits[op >> 6] |= 1ull << (op & 63);
+    if (s->lim[op] == END)
+        s->obits[s->oidx[op] >> 6] |= 1ull << (s->oidx[op] & 63);
+}
+
+static void clear_op(struct search *s, uint32_t op)
+{
+    s->bits[op >> 6] &= ~(1ull << (op & 63));
+    if (s->lim[op] == END)
+        s->obits[s->oidx[op] >> 6] &= ~(1ull << (s->oidx[op] & 63));
 }
 
 static void lift(struct search *s, uint32_t c)
@@ -271,6 +345,10 @@ static void search_free(struct search *s)
     free(s->cand);
     free(s->zob);
     free(s->bits);
+    free(s->lim);
+    free(s->oidx);
+    free(s->obits);
+    free(s->key);
     free(s->stack);
     free(s->memo.hashes);
     free(s->memo.entries);
@@ -313,6 +391,8 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     s->twin = malloc(((size_t)n + 1) * sizeof *s->twin);
     s->zob = malloc(((size_t)n + 1) * sizeof *s->zob);
     s->bits = calloc((size_t)s->w + 1, sizeof *s->bits);
+    s->lim = malloc(((size_t)n + 1) * sizeof *s->lim);
+    s->oidx = malloc(((size_t)n + 1) * sizeof *s->oidx);
     s->stack = malloc(((size_t)n + 1) * sizeof *s->stack);
     struct ev *evs = malloc(nn * sizeof *evs);
     if (explain) {
@@ -320,7 +400,7 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
         s->best_states = malloc(((size_t)n + 1) * sizeof *s->best_states);
     }
     if (!s->nxt || !s->prv || !s->nop || !s->match || !s->is_call ||
-        !s->ro || !s->twin || !s->cand || !s->zob || !s->bits || !s->stack || !evs ||
+        !s->ro || !s->twin || !s->cand || !s->lim || !s->oidx || !s->zob || !s->bits || !s->stack || !evs ||
         (explain && (!s->best_ops || !s->best_states))) {
         free(evs);
         return -1;
@@ -385,6 +465,34 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
     linked:;
     }
     free(last);
+    /* The memo key's pieces (build_key): lim of each required op by
+     * binary search over calls (local ops are in call order), an index
+     * for each never-returned one. */
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ravel__lin_op *o = &h->ops[gop[i]];
+        if (o->ret == RAVEL__LIN_NEVER) {
+            s->lim[i] = END;
+            s->oidx[i] = s->nopt++;
+            continue;
+        }
+        uint32_t lo = i, hi = n; /* last index with call <= o->ret */
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (h->ops[gop[mid]].call <= o->ret)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        s->lim[i] = lo;
+    }
+    s->ow = (s->nopt + 63) / 64;
+    s->obits = calloc((size_t)s->ow + 1, sizeof *s->obits);
+    s->key = malloc(((size_t)s->w + s->ow + 2) * sizeof *s->key);
+    if (!s->obits || !s->key)
+        return -1;
+    s->req_lo = 0;
+    while (s->req_lo < n && s->lim[s->req_lo] == END)
+        s->req_lo++;
     struct ravel__prng rng;
     ravel__prng_seed(&rng, seed, 0x11ea);
     for (uint32_t i = 0; i < n; i++)
@@ -548,14 +656,16 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             }
             RAVEL__CHECK(k == 1 && state_eq(s, s->next.v[0], s->state));
             uint64_t bh = s->bits_hash ^ s->zob[op];
-            s->bits[op >> 6] |= 1ull << (op & 63);
-            if (memo_seen(s, g, bh ^ state_hash(s, s->state), s->state)) {
+            set_op(s, op);
+            if (memo_seen(s, g, bh ^ state_hash(s, s->state), s->state,
+                          op)) {
                 /* Explored before and failed: so does this one. */
-                s->bits[op >> 6] &= ~(1ull << (op & 63));
+                clear_op(s, op);
                 goto back;
             }
             s->stack[s->depth++] = (struct frame){entry, 0, 0, s->state};
             s->bits_hash = bh;
+            s->req_lo = s->key_lo;
             lift(s, entry);
             note_best(s);
             entry = s->nxt[0];
@@ -586,15 +696,16 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
                 if (optional && !s->plain &&
                     memo_has(s, s->bits_hash ^ sh, ns))
                     continue;
-                s->bits[op >> 6] |= 1ull << (op & 63);
-                if (memo_seen(s, g, bh ^ sh, ns)) {
-                    s->bits[op >> 6] &= ~(1ull << (op & 63));
+                set_op(s, op);
+                if (memo_seen(s, g, bh ^ sh, ns, op)) {
+                    clear_op(s, op);
                     continue;
                 }
                 s->stack[s->depth++] =
                     (struct frame){entry, i, (uint32_t)k, s->state};
                 s->state = ns;
                 s->bits_hash = bh;
+                s->req_lo = s->key_lo;
                 lift(s, entry);
                 note_best(s);
                 moved = true;
@@ -619,7 +730,9 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
             }
             struct frame f = s->stack[--s->depth];
             uint32_t op = s->nop[f.call];
-            s->bits[op >> 6] &= ~(1ull << (op & 63));
+            clear_op(s, op);
+            if (s->lim[op] != END && op < s->req_lo)
+                s->req_lo = op;
             s->bits_hash ^= s->zob[op];
             s->state = f.before;
             unlift(s, f.call);
