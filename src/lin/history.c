@@ -24,18 +24,30 @@ void ravel__lin_history_free(struct ravel__lin_history *h)
     free(h->ops);
     free(h->procs);
     free(h->pending);
+    free(h->ptable);
     free(h->dropped);
     memset(h, 0, sizeof *h);
 }
 
+/* Index of process `proc`, or -1 if it is new. A small open-addressing
+ * table (load <= 1/2) from value id to index: about one probe per event
+ * whatever the number of processes. */
+static int proc_find(const struct ravel__lin_history *h, uint32_t proc)
+{
+    if (!h->ptable_cap)
+        return -1;
+    uint32_t j = (uint32_t)(proc * 0x9e3779b1u) & (h->ptable_cap - 1);
+    for (; h->ptable[j]; j = (j + 1) & (h->ptable_cap - 1))
+        if (h->procs[h->ptable[j] - 1] == proc)
+            return (int)h->ptable[j] - 1;
+    return -1;
+}
+
 int ravel__lin_proc_index(struct ravel__lin_history *h, uint32_t proc)
 {
-    /* Processes are few (tens); a linear scan from the most recent
-     * additions is faster than hashing for the histories we see, and
-     * the cost is bounded by MAX_PROCS below. */
-    for (uint32_t i = h->nprocs; i-- > 0;)
-        if (h->procs[i] == proc)
-            return (int)i;
+    int found = proc_find(h, proc);
+    if (found >= 0)
+        return found;
     if (h->nprocs == h->procs_cap) {
         uint32_t cap = h->procs_cap ? h->procs_cap * 2 : 16;
         uint32_t *np = realloc(h->procs, cap * sizeof *np);
@@ -48,27 +60,45 @@ int ravel__lin_proc_index(struct ravel__lin_history *h, uint32_t proc)
         h->pending = pp;
         h->procs_cap = cap;
     }
+    if ((h->nprocs + 1) * 2 > h->ptable_cap) {
+        uint32_t cap = h->ptable_cap ? h->ptable_cap * 2 : 64;
+        uint32_t *nt = calloc(cap, sizeof *nt);
+        if (!nt)
+            return -1;
+        for (uint32_t i = 0; i < h->nprocs; i++) {
+            uint32_t j = (uint32_t)(h->procs[i] * 0x9e3779b1u) & (cap - 1);
+            while (nt[j])
+                j = (j + 1) & (cap - 1);
+            nt[j] = i + 1;
+        }
+        free(h->ptable);
+        h->ptable = nt;
+        h->ptable_cap = cap;
+    }
     h->procs[h->nprocs] = proc;
     h->pending[h->nprocs] = 0;
+    uint32_t j = (uint32_t)(proc * 0x9e3779b1u) & (h->ptable_cap - 1);
+    while (h->ptable[j])
+        j = (j + 1) & (h->ptable_cap - 1);
+    h->ptable[j] = h->nprocs + 1;
     return (int)h->nprocs++;
 }
 
 /*
- * A process name costs a linear scan per event (above); 65536 distinct
- * processes keeps that bounded at a few milliseconds per thousand events
- * in the worst case, and Jepsen histories have at most a few hundred.
+ * Jepsen gives a crashed process a new number, so a long history may
+ * have thousands; 2^22 keeps the per-process tables (12 bytes each) of a
+ * hostile file under 64 MiB.
  */
-#define MAX_PROCS 65536u
+#define MAX_PROCS (1u << 22)
 
 static int proc_slot(struct ravel__lin_history *h, uint32_t proc, char *err,
                      size_t errlen)
 {
     if (h->nprocs >= MAX_PROCS) {
-        for (uint32_t i = 0; i < h->nprocs; i++)
-            if (h->procs[i] == proc)
-                return (int)i;
-        snprintf(err, errlen, "more than %u processes", MAX_PROCS);
-        return -1;
+        int found = proc_find(h, proc);
+        if (found < 0)
+            snprintf(err, errlen, "more than %u processes", MAX_PROCS);
+        return found;
     }
     int p = ravel__lin_proc_index(h, proc);
     if (p < 0)

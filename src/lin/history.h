@@ -54,6 +54,8 @@ struct ravel__lin_history {
     uint32_t *procs; /* value ids of process names, by first appearance */
     uint32_t nprocs, procs_cap;
     uint32_t *pending; /* per process: op index + 1 of its open call, or 0 */
+    uint32_t *ptable;  /* process value id -> index + 1, open addressing */
+    uint32_t ptable_cap;
     bool *dropped;     /* per op: removed by forget() (compacted at finish) */
     uint64_t clock;    /* next automatic time */
 };
