@@ -215,6 +215,14 @@ static int check_file(const struct lin_args *a, const char *path,
         if (r.verdict == RAVEL__LIN_UNKNOWN) {
             ravel__json_key(js, &first, "unknown_because");
             ravel__json_str(js, r.unknown_why);
+            ravel__json_key(js, &first, "progress");
+            ravel__sb_printf(js, "{\"prefix\":%u,\"operations\":%u",
+                             r.unknown_best, r.unknown_ops);
+            if (r.unknown_key != RAVEL__LIN_V_NONE) {
+                ravel__sb_add(js, ",\"key\":");
+                ravel__lin_vjson(&h.vals, r.unknown_key, js);
+            }
+            ravel__sb_addc(js, '}');
         }
         ravel__json_key(js, &first, "operations");
         ravel__sb_printf(js, "%u", h.nops);
@@ -247,6 +255,18 @@ static int check_file(const struct lin_args *a, const char *path,
             ravel__sb_printf(out, "; %s reached after %llu steps",
                              r.unknown_why, (unsigned long long)r.steps);
         ravel__sb_add(out, ")\n");
+        if (r.verdict == RAVEL__LIN_UNKNOWN && !a->quiet) {
+            ravel__sb_printf(out, "  the search got least far ");
+            if (r.unknown_key != RAVEL__LIN_V_NONE) {
+                ravel__sb_add(out, "on key ");
+                ravel__lin_vprint(&h.vals, r.unknown_key, out, 40);
+                ravel__sb_addc(out, ' ');
+            }
+            ravel__sb_printf(out, "with a linearizable prefix of %u of %u "
+                                  "operations; a longer --timeout or "
+                                  "--max-steps may decide it\n",
+                             r.unknown_best, r.unknown_ops);
+        }
         if (r.memo_full && !a->quiet)
             ravel__sb_add(out, "  note: the memory limit was reached; the "
                                "search went on without remembering more\n");

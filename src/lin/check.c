@@ -10,17 +10,23 @@
  *
  * The operations that may take effect next are exactly the calls before
  * the first return node: anything called later was called after some
- * pending operation returned. The search walks the list from the head;
- * at a call it asks the model whether the operation can take effect in
- * the current state, and if so (and the resulting (set, state) pair is
- * new) it "lifts" the call and its return out of the list, pushes a
- * frame and starts again from the head. Reaching a return node means the
- * operation it closes cannot be placed: pop the last frame, put its
- * nodes back (dancing links: re-insertion in reverse order of removal is
- * O(1)) and try the next call after it. The history is linearizable when
- * no return node is left (operations that never returned have none, so
- * they may stay unplaced), and not linearizable when the stack is empty
- * at a return node.
+ * pending operation returned. For each candidate the search asks the
+ * model whether it can take effect in the current state, and if so (and
+ * the resulting (set, state) pair is new) it "lifts" the call and its
+ * return out of the list, pushes a frame and looks at the new
+ * candidates. When no candidate works, the first return node's
+ * operation cannot be placed: pop the last frame, put its nodes back
+ * (dancing links: re-insertion in reverse order of removal is O(1)) and
+ * try that frame's next alternative. The history is linearizable when no
+ * return node is left (operations that never returned have none, so they
+ * may stay unplaced), and not linearizable when there is nothing left to
+ * undo.
+ *
+ * Candidates are tried in two phases (search_run explains why that is
+ * exact): read-only ones first, without alternatives; then the others,
+ * ordered by return time with a lookahead for the next read
+ * (build_cand). The memo stores compact keys rather than whole bitsets
+ * (build_key).
  *
  * The search is a resumable loop (struct search) so partitions can be
  * interleaved: each runs for a budget of steps, then yields.
@@ -48,7 +54,7 @@ struct memo {
     uint64_t *hashes; /* full hash per slot; entries[slot] == 0: empty */
     uint32_t *entries; /* index + 1 into words */
     uint32_t cap, n;
-    uint64_t *words; /* per entry: state word, then `w` bitset words */
+    uint64_t *words; /* per entry: state, key length, key (build_key) */
     size_t nwords, words_cap;
 };
 
@@ -91,6 +97,7 @@ struct search {
     struct memo memo;
     struct ravel__lin_next next, next2;
     /* Longest prefix seen, for the explanation. */
+    uint32_t best_depth; /* tracked even without explanations */
     uint32_t best;
     uint32_t *best_ops;
     uint64_t *best_states;
@@ -504,6 +511,8 @@ static int search_init(struct search *s, const struct ravel__lin_history *h,
 
 static void note_best(struct search *s)
 {
+    if (s->depth > s->best_depth)
+        s->best_depth = s->depth;
     if (!s->explain || s->depth <= s->best)
         return;
     /* The stack below the old best may have changed since: copy it all
@@ -959,6 +968,22 @@ int ravel__lin_check(const struct ravel__lin_history *h,
         }
     }
 finished:
+    if (r->verdict == RAVEL__LIN_UNKNOWN) {
+        /* Say how far the search got where it got least far. */
+        r->unknown_key = RAVEL__LIN_V_NONE;
+        double worst = 2;
+        for (uint32_t p = 0; p < nparts; p++) {
+            if (ss[p].done)
+                continue;
+            double f = (double)ss[p].best_depth / (ss[p].n ? ss[p].n : 1);
+            if (f < worst) {
+                worst = f;
+                r->unknown_key = keys[p];
+                r->unknown_best = ss[p].best_depth;
+                r->unknown_ops = ss[p].n;
+            }
+        }
+    }
     r->steps = g.steps;
     r->memo_entries = g.memo_entries;
     r->memo_bytes = g.memo_bytes;

@@ -64,6 +64,9 @@ enum ravel__lin_stuck_kind {
 struct ravel__lin_result {
     enum ravel__lin_verdict verdict;
     const char *unknown_why; /* "timeout" or "step limit" when UNKNOWN */
+    /* UNKNOWN: progress of the unfinished partition that got least far:
+     * its key (or V_NONE), longest linearizable prefix seen, size. */
+    uint32_t unknown_key, unknown_best, unknown_ops;
     uint64_t steps;          /* candidates tried, all partitions */
     uint64_t memo_entries;
     uint64_t memo_bytes;     /* peak memo memory */

@@ -254,8 +254,9 @@ def part_cli(ravel, data):
     # Budgets: unknown, exit 2, never a guess.
     rc, out, err = run([ravel, "lin", "--model", "cas-register",
                         "--max-steps", "3", etcd2])
-    check(rc == 2 and "unknown" in out and "step limit" in out,
-          "--max-steps: unknown with exit 2")
+    check(rc == 2 and "unknown" in out and "step limit" in out
+          and "linearizable prefix of" in out,
+          "--max-steps: unknown with exit 2, and how far it got")
     c50 = os.path.join(data, "kv", "c50-ok.txt")
     rc, out, err = run([ravel, "lin", "--model", "kv", "--no-partition",
                         "--timeout", "0.3", c50])
