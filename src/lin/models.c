@@ -10,14 +10,15 @@
  *   stack          push x, pop -> x (LIFO)              state: a vector
  *   unordered-queue enqueue x, dequeue -> any element   state: a multiset
  *
- * Every state is a value id in the history's own value table: a register
- * holds the value itself, a queue the vector of its contents, a set the
- * set value. Interning makes equal states equal words, so the checker
- * needs no equality or hash callbacks for these models. Steps that build
- * a new compound value (append to a string, push onto a vector) go
- * through a small cache keyed by (state, operation), so each distinct
- * transition is built and hashed once however often the search comes
- * back to it.
+ * Every state here is a value id in the history's own value table (the
+ * counter's is the integer itself): a register holds the value, a queue
+ * the vector of its contents, a set the set value. Interning makes equal
+ * states equal words, so the checker needs no equality or hash callbacks
+ * for these models. Steps that build a new compound value (push onto a
+ * vector, add to a set) go through a small cache keyed by (state,
+ * operation), so each distinct transition is built and hashed once
+ * however often the search comes back to it. kv has its own file: its
+ * strings grow with every append, which needs a cleverer state.
  *
  * Output conventions, shared by all models: RAVEL__LIN_V_NONE means the
  * output is unknown and any output the model allows is accepted. A cas
