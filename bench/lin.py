@@ -5,7 +5,8 @@ README.md, measured on a machine of this kind).
 
     python3 bench/lin.py [--ravel build/bin/ravel] [--data DIR] [--runs 7]
 
-Every figure is the median of --runs runs (the minimum is shown too).
+Every figure is the median of --runs runs; ravel's minimum is shown too,
+since a shared machine adds noise that only ever makes runs slower.
 "check" figures are the search time ravel reports itself (--json
 "seconds", reading and parsing excluded), as Porcupine's "check only"
 benchmarks are; "wall" figures are whole processes (start, read, parse,
@@ -41,7 +42,8 @@ def wall(args, runs):
 
 
 def check_times(args, runs):
-    """Per run: (sum of check seconds, {history: seconds}) from --json."""
+    """Per run: (sum of check seconds, {history: seconds}) from --json;
+    the per-history figures are medians over the runs."""
     sums, per = [], {}
     for _ in range(runs):
         p = subprocess.run(args + ["--json"], capture_output=True, text=True)
@@ -51,6 +53,10 @@ def check_times(args, runs):
         for h in hs:
             per.setdefault(h["history"], []).append(h["seconds"])
     return sums, {k: statistics.median(v) for k, v in per.items()}
+
+
+def med_min(xs):
+    return statistics.median(xs), min(xs)
 
 
 def ms(x):
@@ -93,24 +99,24 @@ def main():
     sums, per = check_times(cas + etcd, runs)
     psums, pper = check_times(cas + ["--no-prune"] + etcd, runs)
     rows.append(("all 103 etcd histories, check only (sum)", (0.39, 0.72),
-                 statistics.median(sums), statistics.median(psums)))
+                 med_min(sums), statistics.median(psums)))
     w = wall(cas + etcd, runs)
     pw = wall(cas + ["--no-prune"] + etcd, runs)
     rows.append(("all 103 etcd histories, one process (wall)", (0.39, 0.72),
-                 w[0], pw[0]))
+                 w, pw[0]))
     rows.append(("etcd_002 (slowest for Porcupine), check only",
-                 (0.15, 0.28), per[etcd2], pper[etcd2]))
+                 (0.15, 0.28), (per[etcd2], per[etcd2]), pper[etcd2]))
     w2 = wall(cas + [etcd2], runs)
     pw2 = wall(cas + ["--no-prune", etcd2], runs)
-    rows.append(("etcd_002, one process (wall)", (0.15, 0.28), w2[0],
+    rows.append(("etcd_002, one process (wall)", (0.15, 0.28), w2,
                  pw2[0]))
+    med = statistics.median(per.values())
     rows.append(("median etcd history, check only", (0.00019, 0.00019),
-                 statistics.median(per.values()),
-                 statistics.median(pper.values())))
+                 (med, med), statistics.median(pper.values())))
     slowest = max(per, key=per.get)
     rows.append(("slowest etcd history for ravel (%s), check only"
-                 % os.path.basename(slowest), (0.15, 0.28), per[slowest],
-                 pper[slowest]))
+                 % os.path.basename(slowest), (0.15, 0.28),
+                 (per[slowest], per[slowest]), pper[slowest]))
 
     porc_kv = {"c50-ok.txt": (0.29, 0.29), "c50-bad.txt": (0.058, 0.058)}
     for f in kv:
@@ -118,31 +124,31 @@ def main():
         w = wall(kvm + [f], runs)
         pw = wall(kvm + ["--no-prune", f], runs)
         rows.append(("kv/%s, parse + check (wall)" % name,
-                     porc_kv.get(name), w[0], pw[0]))
+                     porc_kv.get(name), w, pw[0]))
     w = wall(kvm + kv, runs)
     pw = wall(kvm + ["--no-prune"] + kv, runs)
-    rows.append(("all 6 kv files, one process (wall)", (0.32, 0.50), w[0],
+    rows.append(("all 6 kv files, one process (wall)", (0.32, 0.50), w,
                  pw[0]))
     c10 = os.path.join(data, "kv", "c10-ok.txt")
     w = wall(kvm + ["--no-partition", c10], runs)
     pw = wall(kvm + ["--no-partition", "--no-prune", c10], runs)
     rows.append(("kv/c10-ok without partitioning by key (wall)", (4.4, 4.4),
-                 w[0], pw[0]))
+                 w, pw[0]))
 
     print("ravel lin benchmark: median of %d runs; %s" % (runs, rv))
     print("baseline in this run: starting ravel on an empty history takes "
           "%s (min %s)" % (ms(start[0]), ms(start[1])))
     print()
-    hdr = ("what", "Porcupine", "ravel", "vs Porcupine",
+    hdr = ("what", "Porcupine", "ravel", "(min)", "vs Porcupine",
            "ravel --no-prune", "prunings")
     table = [hdr]
-    for what, porc, ours, plain in rows:
+    for what, porc, (ours, best), plain in rows:
         table.append((what,
                       "-" if porc is None else
                       (ms(porc[0]) if porc[0] == porc[1]
                        else "%s-%s" % (ms(porc[0]).split()[0],
                                        ms(porc[1]))),
-                      ms(ours),
+                      ms(ours), ms(best),
                       "-" if porc is None else ratio(porc, ours),
                       ms(plain), "%.1fx" % (plain / ours)))
     widths = [max(len(r[i]) for r in table) for i in range(len(hdr))]
