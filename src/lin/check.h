@@ -14,18 +14,24 @@
  *   - Lowe's memoisation: a (set of operations done, model state) pair
  *     that was reached before is not explored again, since what can
  *     follow depends on nothing else; the set is a bitset with an
- *     incrementally maintained Zobrist hash;
+ *     incrementally maintained Zobrist hash, remembered as a compact
+ *     key (the window of concurrent operations, never-returned ones
+ *     apart);
+ *   - four exact prunings and an ordering on top (read-only operations
+ *     first without alternatives, interchangeable never-returned
+ *     operations, domination, doomed configurations; candidates by
+ *     return time with a lookahead), which --no-prune turns off;
  *   - P-compositionality: when the model partitions operations (by key),
  *     each partition is checked on its own, and partitions are run
  *     round-robin with doubling step budgets so one that fails ends the
  *     check at once;
  *   - a step budget and a deadline that give "unknown", never a guess.
  *
- * Memory: the memo holds at most `max_memory` bytes (entries of one
- * state word and one bitset of n bits, plus 16 bytes of table each);
- * past that the search goes on without remembering more, which is
- * slower but still exact. Everything else is O(n) per partition, plus
- * the states the model interns.
+ * Memory: the memo holds at most `max_memory` bytes (entries of a state
+ * word, a length and the key, plus 12 bytes per slot of a table kept at
+ * most half full); past that the search goes on without remembering
+ * more, which is slower but still exact. Everything else is O(n) per
+ * partition, plus the states the model interns.
  */
 #ifndef RAVEL_LIN_CHECK_H
 #define RAVEL_LIN_CHECK_H
