@@ -13,6 +13,7 @@ static const char usage[] =
     "SYNOPSIS\n"
     "    ravel run [OPTIONS] -- PROGRAM [ARGS...]\n"
     "    ravel replay [--gdb] [OPTIONS] TICKET [-- PROGRAM [ARGS...]]\n"
+    "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
     "    ravel help [COMMAND]\n"
     "    ravel --version\n"
     "\n"
@@ -31,12 +32,15 @@ static const char usage[] =
     "COMMANDS\n"
     "    run      explore the interleavings of PROGRAM\n"
     "    replay   re-execute the schedule recorded in a ticket\n"
+    "    lint     find check-then-act races and inconsistent locking in the\n"
+    "             sources, without running them (static analysis)\n"
     "    help     show the manual of a command\n"
     "\n"
     "EXIT STATUS\n"
     "    0  nothing found    1  bugs found    2  usage error or tool failure\n"
     "\n"
-    "See 'ravel help run' and 'ravel help replay', and README.md.\n";
+    "See 'ravel help run', 'ravel help replay', 'ravel help lint', and\n"
+    "README.md.\n";
 
 int main(int argc, char **argv)
 {
@@ -49,6 +53,8 @@ int main(int argc, char **argv)
         return ravel__cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return ravel__cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(cmd, "lint"))
+        ravel__cmd_lint(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ravel %s\n", RAVEL__VERSION);
         return 0;
@@ -58,15 +64,17 @@ int main(int argc, char **argv)
             ravel__help_run();
         else if (argc > 2 && !strcmp(argv[2], "replay"))
             ravel__help_replay();
+        else if (argc > 2 && !strcmp(argv[2], "lint"))
+            ravel__help_lint();
         else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "replay)",
+                                     "replay, lint)",
                                argv[2]);
         else
             fputs(usage, stdout);
         return 0;
     }
     ravel__usage_error(NULL, "unknown command '%s' (commands: run, replay, "
-                             "help; see 'ravel --help')",
+                             "lint, help; see 'ravel --help')",
                        cmd);
 }
