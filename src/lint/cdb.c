@@ -296,7 +296,12 @@ int ravel__lint_cdb_load(const char *path, struct ravel__lint_cdb *db,
     memset(db, 0, sizeof *db);
     struct stat st;
     char file[4096];
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    size_t n = strlen(path);
+    bool json = n >= 5 && !strcmp(path + n - 5, ".json");
+    /* A directory, or what should have been one (a build directory not
+     * made yet): the database inside it. */
+    if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) ||
+        (!json && stat(path, &st) != 0))
         snprintf(file, sizeof file, "%s/compile_commands.json", path);
     else
         snprintf(file, sizeof file, "%s", path);

@@ -576,14 +576,13 @@ enum ravel__lint_same ravel__lint_val_same(const struct ravel__lint_prog *p,
     const struct ravel__lint_val *a = &p->vals[v], *b = &p->vals[w];
     if (a->ap[0] != 0 && a->ap[0] == b->ap[0])
         return RAVEL__SAME_YES;
+    /* Only where control flow joined two values: paths[i] and paths[j]
+     * are two values as surely as two variables are (Dialyzer, too,
+     * compares variables, not what they might hold). */
     for (uint32_t i = 0; i < a->n; i++)
-        for (uint32_t j = 0; j < b->n; j++) {
-            if (a->ap[i] == 0 || b->ap[j] == 0)
-                continue;
-            if (a->ap[i] == b->ap[j] ||
-                ravel__lint_ap_may_alias(p, a->ap[i], b->ap[j]))
+        for (uint32_t j = 0; j < b->n; j++)
+            if (a->ap[i] != 0 && a->ap[i] == b->ap[j])
                 return RAVEL__SAME_MIGHT;
-        }
     return RAVEL__SAME_NO;
 }
 

@@ -262,7 +262,8 @@ uint32_t ravel__lint_val1(struct ravel__lint_prog *p, uint32_t ap);
 uint32_t ravel__lint_val_subst(struct ravel__lint_prog *p, uint32_t v,
                                const uint32_t *args, uint32_t nargs);
 
-/* How two values relate. */
+/* How two values relate: YES when their primaries are equal, MIGHT when
+ * any other members are (a phi of the one may be the other), else NO. */
 enum ravel__lint_same { RAVEL__SAME_NO, RAVEL__SAME_MIGHT, RAVEL__SAME_YES };
 enum ravel__lint_same ravel__lint_val_same(const struct ravel__lint_prog *p,
                                            uint32_t v, uint32_t w);
