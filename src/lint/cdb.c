@@ -26,23 +26,22 @@ static char *xstrdup(const char *s)
 }
 
 /* Joins dir and a relative path, dropping "." segments and resolving ".."
- * textually, as clang does for database paths. Returns a malloc'ed path. */
+ * textually, as clang does for database paths (a ".." at the root stays
+ * at the root; a relative path keeps leading ".."). Returns a malloc'ed
+ * path. */
 static char *join_path(const char *dir, const char *file)
 {
     size_t n = strlen(dir) + strlen(file) + 2;
     char *raw = malloc(n);
-    RAVEL__CHECK(raw != NULL);
+    char *out = malloc(n + 1);
+    size_t *seg = malloc(n * sizeof *seg); /* where each kept segment starts */
+    RAVEL__CHECK(raw && out && seg);
     if (file[0] == '/' || !dir[0])
         snprintf(raw, n, "%s", file);
     else
         snprintf(raw, n, "%s/%s", dir, file);
     bool abs = raw[0] == '/';
-    char *out = malloc(n + 1);
-    RAVEL__CHECK(out != NULL);
-    size_t o = 0;
-    if (abs)
-        out[o++] = '/';
-    size_t keep = o; /* ".." never climbs above this */
+    size_t o = 0, nseg = 0, ups = 0; /* ups: leading ".." kept (relative) */
     const char *p = raw;
     while (*p) {
         while (*p == '/')
@@ -53,27 +52,26 @@ static char *join_path(const char *dir, const char *file)
         size_t len = (size_t)(p - s);
         if (len == 0 || (len == 1 && s[0] == '.'))
             continue;
-        if (len == 2 && s[0] == '.' && s[1] == '.' && o > keep) {
-            size_t back = o;
-            while (back > keep && out[back - 1] == '/')
-                back--;
-            size_t start = back;
-            while (start > keep && out[start - 1] != '/')
-                start--;
-            if (!(back - start == 2 && out[start] == '.' && out[start + 1] == '.')) {
-                o = start;
+        if (len == 2 && s[0] == '.' && s[1] == '.') {
+            if (nseg > ups) {
+                o = seg[--nseg];
                 continue;
             }
+            if (abs)
+                continue;
+            ups++;
         }
-        if (o > keep && out[o - 1] != '/')
+        seg[nseg++] = o;
+        if (o > 0 || abs)
             out[o++] = '/';
         memcpy(out + o, s, len);
         o += len;
     }
     if (o == 0)
-        out[o++] = '.';
+        out[o++] = abs ? '/' : '.';
     out[o] = 0;
     free(raw);
+    free(seg);
     return out;
 }
 
