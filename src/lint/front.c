@@ -229,6 +229,10 @@ static uint32_t val_of(struct tr *t, LLVMValueRef v, int depth);
 static LLVMValueRef strip_casts(LLVMValueRef v)
 {
     for (int i = 0; i < 16 && v; i++) {
+        if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) {
+            v = LLVMGetOperand(v, 0);
+            continue;
+        }
         if (LLVMIsAConstantExpr(v)) {
             LLVMOpcode op = LLVMGetConstOpcode(v);
             if (op == LLVMBitCast || op == LLVMAddrSpaceCast || op == LLVMPtrToInt ||

@@ -236,7 +236,8 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
 
     /* Compare accesses that share a root object; sorting by path brings
      * equal paths together, and may-alias pairs share their root. */
-    qsort(all.v, all.n, sizeof *all.v, cmp_root);
+    if (all.n > 1)
+        qsort(all.v, all.n, sizeof *all.v, cmp_root);
     uint32_t *byroot = malloc(((size_t)all.n + 1) * sizeof *byroot);
     RAVEL__CHECK(byroot != NULL);
     for (uint32_t i = 0; i < all.n; i++)

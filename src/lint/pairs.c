@@ -83,7 +83,8 @@ static struct ravel__lint_spec *add(struct ravel__lint_specs *s, const char *nam
     sp->role = (uint8_t)role;
     sp->family = family;
     sp->nres = nres;
-    memcpy(sp->res, res, nres);
+    if (nres)
+        memcpy(sp->res, res, nres);
     sp->excl_flags = sp->excl_mode = -1;
     sp->next = NONE;
     uint32_t *h = slot(s, name);
