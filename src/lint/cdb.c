@@ -29,7 +29,7 @@ static char *xstrdup(const char *s)
  * textually, as clang does for database paths (a ".." at the root stays
  * at the root; a relative path keeps leading ".."). Returns a malloc'ed
  * path. */
-static char *join_path(const char *dir, const char *file)
+char *ravel__lint_path_join(const char *dir, const char *file)
 {
     size_t n = strlen(dir) + strlen(file) + 2;
     char *raw = malloc(n);
@@ -161,7 +161,7 @@ unterminated:
 void ravel__lint_cdb_add(struct ravel__lint_cdb *db, const char *dir,
                          const char *file, char *const *argv, int argc)
 {
-    char *abs = join_path(dir, file);
+    char *abs = ravel__lint_path_join(dir, file);
     for (size_t i = 0; i < db->n; i++) {
         if (!strcmp(db->v[i].file, abs)) {
             free(abs);
@@ -378,7 +378,7 @@ char **ravel__lint_cdb_argv(const struct ravel__lint_cmd *c, const char *clang,
             continue;
         if (a[0] != '-') {
             /* The source file, or a value of an option we keep. */
-            char *abs = join_path(c->dir, a);
+            char *abs = ravel__lint_path_join(c->dir, a);
             if (!strcmp(abs, c->file))
                 have_file = true;
             free(abs);

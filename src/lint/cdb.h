@@ -82,6 +82,13 @@ void ravel__lint_argv_free(char **argv);
 char **ravel__lint_cdb_argv(const struct ravel__lint_cmd *c, const char *clang,
                             const char *out, const char *depfile);
 
+/*
+ * Joins dir and file (file alone when absolute), dropping "." segments
+ * and resolving ".." textually ("/a/b" + "../c.c" is "/a/c.c"; ".." at the
+ * root stays there). Returns a malloc'ed path.
+ */
+char *ravel__lint_path_join(const char *dir, const char *file);
+
 /* True when the file is C source ravel lint analyses (.c, .i, .h is not a
  * translation unit). */
 bool ravel__lint_is_c_source(const char *file);

@@ -535,13 +535,52 @@ static const struct ravel__lint_spec *spec_next(struct ravel__lint_ctx *cx,
     return s->next == NONE ? NULL : &cx->specs->v[s->next];
 }
 
+/* Names the C and POSIX standards reserve to the implementation
+ * (C11 7.1.3: a leading underscore and a capital or a second underscore;
+ * POSIX 2.2.2: the pthread_ and sem_ prefixes; C11's threads.h) and the
+ * library functions that interposing runtimes (sanitizers, ravel's own)
+ * define: a program that defines one of these is replacing the library. */
+static bool library_name(const char *n)
+{
+    static const char *const prefixes[] = {"pthread_", "sem_", "mtx_", "cnd_",
+                                           "thrd_", "tss_", "__"};
+    static const char *const names[] = {
+        "malloc", "calloc", "realloc", "free", "exit", "_exit", "_Exit", "abort",
+        "atexit", "fork", "signal", "sigaction", "raise", "kill", "sleep",
+        "usleep", "nanosleep", "sched_yield", "setjmp", "longjmp", "dlopen",
+        "dlsym", "clock_gettime", "time", "gettimeofday", "getenv", "setenv",
+        "printf", "fprintf", "puts", "fputs", "write", "read", "close", "dup",
+        "dup2", "pipe", "socket", "poll", "select", "epoll_wait"};
+    if (n[0] == '_' && n[1] >= 'A' && n[1] <= 'Z')
+        return true;
+    for (size_t i = 0; i < RAVEL__COUNT(prefixes); i++)
+        if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+            return true;
+    for (size_t i = 0; i < RAVEL__COUNT(names); i++)
+        if (!strcmp(n, names[i]))
+            return true;
+    return false;
+}
+
+/* The summary of the function a call reaches, or NULL. A definition of a
+ * function ravel knows by name (pthread_mutex_lock, malloc, open ...) or
+ * of a standard library function is an interposer or a wrapper of the
+ * real one - ravel's own runtime is - and the call means what the name
+ * means, so its body is not followed. */
 static struct ravel__lint_summary *callee_summary(struct ravel__lint_ctx *cx,
                                                   const struct ravel__lint_event *e)
 {
     if (e->kind != RAVEL__EV_CALL || e->callee == NONE)
         return NULL;
     uint32_t d = cx->prog->syms[e->callee].def;
-    return d == NONE ? NULL : &cx->sum[d];
+    if (d == NONE)
+        return NULL;
+    uint32_t sp = cx->sym_spec[e->callee];
+    if (sp != NONE && cx->specs->v[sp].builtin)
+        return NULL;
+    if (cx->prog->syms[e->callee].tu == NONE && library_name(cx->prog->syms[e->callee].name))
+        return NULL;
+    return &cx->sum[d];
 }
 
 void ravel__lint_quote_event(struct ravel__lint_ctx *cx, uint32_t ev, char *buf,
@@ -652,6 +691,14 @@ static void meet(struct fctx *fx, const struct state *st, const struct ravel__li
     }
     if (local)
         return; /* the act changes only a local object nobody else can see */
+    if (!thread_scope && a->nres == 1) {
+        /* /proc/self/... names this process's own state, which no other
+         * process can replace under it. */
+        uint32_t ap = ravel__lint_val_primary(cx->prog, a->res[0]);
+        if (ap && cx->prog->aps[ap].kind == RAVEL__AP_STR &&
+            !strncmp(cx->prog->strs[cx->prog->aps[ap].a], "/proc/self/", 11))
+            return;
+    }
     for (uint32_t i = 0; i < st->npend; i++) {
         const struct ravel__lint_pend *pc = &st->pend[i];
         if (pc->fam != a->fam || pc->nres != a->nres)

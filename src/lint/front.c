@@ -171,21 +171,19 @@ static uint32_t file_id(struct tr *t, const char *dir, unsigned dlen,
         return t->func_file;
     if (name == t->last_name && dir == t->last_dir)
         return t->last_file;
-    char shown[PATH_MAX], path[PATH_MAX];
-    if (name[0] == '/') {
-        fmt(shown, sizeof shown, "%.*s", (int)nlen, name);
-        fmt(path, sizeof path, "%.*s", (int)nlen, name);
-    } else {
-        fmt(path, sizeof path, "%.*s/%.*s", (int)dlen, dir ? dir : ".",
-                 (int)nlen, name);
-        if (dir && t->cwd && strlen(t->cwd) == dlen && !memcmp(t->cwd, dir, dlen))
-            fmt(shown, sizeof shown, "%.*s", (int)nlen, name);
-        else
-            fmt(shown, sizeof shown, "%s", path);
-    }
+    char d[PATH_MAX], n[PATH_MAX];
+    fmt(d, sizeof d, "%.*s", (int)dlen, dir ? dir : "");
+    fmt(n, sizeof n, "%.*s", (int)nlen, name);
+    /* Opened by its normalised absolute path; shown as the compiler was
+     * given it, relative when it was compiled here. */
+    char *path = ravel__lint_path_join(d[0] ? d : (t->cwd ? t->cwd : "."), n);
+    const char *shown = path;
+    if (n[0] != '/' && t->cwd && !strcmp(t->cwd, d))
+        shown = n;
     t->last_name = name;
     t->last_dir = dir;
     t->last_file = ravel__lint_file(t->prog, shown, path);
+    free(path);
     return t->last_file;
 }
 

@@ -228,6 +228,8 @@ void ravel__lint_specs_init(struct ravel__lint_specs *s, bool fs_pairs)
     uint8_t pc[3] = {0, 2, 3}, tc[3] = {0, 1, 2};
     add(s, "pthread_create", RAVEL__ROLE_CREATE, NONE, pc, 3);
     add(s, "thrd_create", RAVEL__ROLE_CREATE, NONE, tc, 3);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->v[i].builtin = 1;
     if (!fs_pairs)
         return;
     uint32_t fam = add_family(s, "file system", RAVEL__SCOPE_PROCESS);
@@ -239,6 +241,8 @@ void ravel__lint_specs_init(struct ravel__lint_specs *s, bool fs_pairs)
         sp->excl_flags = fs_acts[i].excl_flags;
         sp->excl_mode = fs_acts[i].excl_mode;
     }
+    for (uint32_t i = 0; i < s->n; i++)
+        s->v[i].builtin = 1;
 }
 
 void ravel__lint_specs_free(struct ravel__lint_specs *s)

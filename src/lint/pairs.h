@@ -66,6 +66,7 @@ struct ravel__lint_spec {
     int8_t excl_flags; /* ACT: argument holding open(2) flags, or -1 */
     int8_t excl_mode;  /* ACT: argument holding an fopen mode, or -1 */
     uint32_t family;   /* CHECK/ACT */
+    uint8_t builtin;   /* from ravel's own table, not the user's */
     uint32_t next;     /* next spec with the same name, or UINT32_MAX */
 };
 

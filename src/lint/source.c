@@ -167,50 +167,92 @@ fallback:
     snprintf(buf, len, "%s(...)", fallback ? fallback : "?");
 }
 
+/* Is "ravel-lint:" followed by a directive keyword? Prose that mentions
+ * the tag ("ravel-lint: directives are ...") is not a directive. */
+static bool directive_follows(const char *d, const char *e)
+{
+    while (d < e && (*d == ' ' || *d == '\t'))
+        d++;
+    static const char *const kw[] = {"pair", "lock", "unlock"};
+    for (size_t i = 0; i < RAVEL__COUNT(kw); i++) {
+        size_t n = strlen(kw[i]);
+        if ((size_t)(e - d) > n && !memcmp(d, kw[i], n) && (d[n] == ' ' || d[n] == '\t'))
+            return true;
+    }
+    return false;
+}
+
 int ravel__lint_scan_directives(struct ravel__lint_sources *s, const char *path,
                                 struct ravel__lint_specs *specs, char *err,
                                 size_t errlen)
 {
     static const char tag[] = "ravel-lint:";
+    const size_t taglen = sizeof tag - 1;
     struct ravel__lint_srcfile *f = get(s, path);
     if (!f->text)
         return 0;
-    for (uint32_t line = 1; line <= f->nlines; line++) {
-        const char *p = f->text + f->line_at[line];
-        size_t n = (line < f->nlines ? f->line_at[line + 1] : f->len) - f->line_at[line];
-        const char *hit = NULL;
-        for (size_t i = 0; i + sizeof tag - 1 <= n; i++) {
-            if (p[i] == 'r' && !memcmp(p + i, tag, sizeof tag - 1)) {
-                hit = p + i;
-                break;
-            }
+    /* A small lexer: directives count only inside comments, never in
+     * string or character literals. */
+    enum { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR } st = CODE;
+    const char *t = f->text, *end = f->text + f->len;
+    uint32_t line = 1;
+    for (const char *p = t; p < end; p++) {
+        char c = *p;
+        if (c == '\n') {
+            line++;
+            if (st == LINE_COMMENT)
+                st = CODE;
+            continue;
         }
-        if (!hit)
+        switch (st) {
+        case CODE:
+            if (c == '/' && p + 1 < end && p[1] == '/')
+                st = LINE_COMMENT, p++;
+            else if (c == '/' && p + 1 < end && p[1] == '*')
+                st = BLOCK_COMMENT, p++;
+            else if (c == '"')
+                st = STRING;
+            else if (c == '\'')
+                st = CHAR;
             continue;
-        /* Only in a comment: // or / * before it on the line, or a line of
-         * a block comment that starts with '*'. */
-        bool comment = false;
-        const char *q = p;
-        while (q < hit && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q < hit && *q == '*')
-            comment = true;
-        for (const char *r = p; r + 1 < hit && !comment; r++)
-            if (r[0] == '/' && (r[1] == '/' || r[1] == '*'))
-                comment = true;
-        if (!comment)
+        case STRING:
+        case CHAR:
+            if (c == '\\' && p + 1 < end && p[1] != '\n')
+                p++;
+            else if (c == (st == STRING ? '"' : '\''))
+                st = CODE;
             continue;
-        const char *d = hit + sizeof tag - 1;
-        const char *e = p + n;
-        while (e > d && (e[-1] == '\n' || e[-1] == '\r'))
-            e--;
+        case BLOCK_COMMENT:
+            if (c == '*' && p + 1 < end && p[1] == '/') {
+                st = CODE;
+                p++;
+                continue;
+            }
+            break;
+        case LINE_COMMENT:
+            break;
+        }
+        if (c != 'r' || (size_t)(end - p) < taglen || memcmp(p, tag, taglen) != 0)
+            continue;
+        const char *d = p + taglen;
+        const char *e = memchr(d, '\n', (size_t)(end - d));
+        if (!e)
+            e = end;
+        if (st == BLOCK_COMMENT) {
+            for (const char *q = d; q + 1 < e; q++)
+                if (q[0] == '*' && q[1] == '/') {
+                    e = q;
+                    break;
+                }
+        }
+        if (!directive_follows(d, e))
+            continue;
         char why[256];
-        if (ravel__lint_specs_directive(specs, d, (size_t)(e - d), why,
-                                        sizeof why) != 0) {
-            snprintf(err, errlen, "%s:%u: bad ravel-lint directive: %s", path,
-                     line, why);
+        if (ravel__lint_specs_directive(specs, d, (size_t)(e - d), why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s:%u: bad ravel-lint directive: %s", path, line, why);
             return -1;
         }
+        p = e - 1;
     }
     return 0;
 }

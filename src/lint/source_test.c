@@ -88,13 +88,17 @@ CHECK_TEST(reads_directives_in_comments)
     unlink(path);
     free(path);
 
-    path = write_temp("int x;\n// ravel-lint: pair a(1) ->\n");
+    /* Prose about the tag is not a directive; a keyword makes one. */
+    path = write_temp("/* ravel-lint: directives are comments\n"
+                      "   ravel-lint: lock m(1) */ int x; char c = '\"';\n"
+                      "// ravel-lint: pair a(1) ->\n");
     ravel__lint_sources_init(&s);
     ravel__lint_specs_init(&sp, false);
     CHECK_EQ(ravel__lint_scan_directives(&s, path, &sp, err, sizeof err), -1);
     char want[300];
-    snprintf(want, sizeof want, "%s:2: bad ravel-lint directive: expected a function name", path);
+    snprintf(want, sizeof want, "%s:3: bad ravel-lint directive: expected a function name", path);
     CHECK_STR(err, want);
+    CHECK(ravel__lint_specs_find(&sp, "m") != NULL);
     ravel__lint_specs_free(&sp);
     ravel__lint_sources_free(&s);
     unlink(path);
