@@ -71,7 +71,8 @@ CHECK_TEST(reads_directives_in_comments)
 {
     char *path = write_temp("// ravel-lint: pair a(1) -> b(1)\n"
                             "/* ravel-lint: lock l(1) */\n"
-                            " * ravel-lint: unlock u(1)\n"
+                            "/*\n * ravel-lint: unlock u(1)\n */\n"
+                            " * ravel-lint: unlock v(1)\n"
                             "const char *s = \"ravel-lint: pair x(1) -> y(1)\";\n");
     struct ravel__lint_sources s;
     struct ravel__lint_specs sp;
@@ -81,8 +82,9 @@ CHECK_TEST(reads_directives_in_comments)
     CHECK_EQ(ravel__lint_scan_directives(&s, path, &sp, err, sizeof err), 0);
     CHECK(ravel__lint_specs_find(&sp, "a") && ravel__lint_specs_find(&sp, "b"));
     CHECK(ravel__lint_specs_find(&sp, "l") && ravel__lint_specs_find(&sp, "u"));
-    /* Not in a string literal. */
+    /* Not in a string literal, nor in code that looks like a comment. */
     CHECK(ravel__lint_specs_find(&sp, "x") == NULL);
+    CHECK(ravel__lint_specs_find(&sp, "v") == NULL);
     ravel__lint_specs_free(&sp);
     ravel__lint_sources_free(&s);
     unlink(path);
