@@ -947,6 +947,10 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             proto.arg = ci->arg == NONE ? NONE
                                         : ravel__lint_val_subst(p, ci->arg, args, e.nargs);
             proto.handle = ravel__lint_ap_subst(p, ci->handle, args, e.nargs);
+            proto.start_ap = ravel__lint_ap_subst(p, ci->start_ap, args, e.nargs);
+            if (proto.start == NONE && proto.start_ap &&
+                p->aps[proto.start_ap].kind == RAVEL__AP_FUNC)
+                proto.start = p->syms[p->aps[proto.start_ap].a].def;
             proto.multi = ci->multi || cx->ev_loop[ev];
             memset(&proto.live_at, 0, sizeof proto.live_at);
             map[i] = inst_get(fx, ev, i, &proto);
@@ -1041,6 +1045,7 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             proto.site = ev;
             proto.start = NONE;
             uint32_t fn = arg_ap(p, &e, s->res[1]);
+            proto.start_ap = fn;
             if (fn && p->aps[fn].kind == RAVEL__AP_FUNC)
                 proto.start = p->syms[p->aps[fn].a].def;
             proto.arg = arg(p, &e, s->res[2]);

@@ -107,6 +107,8 @@ struct ravel__lint_inst {
     uint32_t sub;     /* the callee's instance, or NONE when ev creates it */
     uint32_t site;    /* the pthread_create call itself */
     uint32_t start;   /* function it runs, or NONE when unknown */
+    uint32_t start_ap; /* the start routine as passed (a path), to resolve
+                          it in a caller when it was a parameter */
     uint32_t arg;     /* value passed to it */
     uint32_t handle;  /* path of the pthread_t it is stored in */
     uint8_t multi;    /* perhaps several at once (created in a loop) */

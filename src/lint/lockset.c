@@ -22,7 +22,9 @@
  *     threads T and U        one was running when the other was created
  *     thread T with itself   T is created in a loop, and the location is
  *                            not its own (not reached through a value that
- *                            differs per thread, like &args[i])
+ *                            differs per thread, like &args[i]); the same
+ *                            holds for two threads from one pthread_create
+ *                            call reached along different paths
  *
  * So accesses before the first create and after the last join are never
  * reported, and two threads run one after the other never race.
@@ -46,7 +48,7 @@ struct racc {
     uint32_t ap;
     uint32_t ev;
     uint8_t write;
-    uint8_t priv; /* private to each instance of a multi-instance thread */
+    uint8_t priv; /* reached through an argument that differs per thread */
     uint32_t ctx;
     struct ravel__lint_lockset held;
     struct ravel__lint_tset live; /* root context: threads perhaps running */
@@ -139,6 +141,10 @@ static bool concurrent(const struct ravel__lint_summary *rs, const struct racc *
     const struct ravel__lint_inst *x = &rs->insts[a->ctx - 1], *y = &rs->insts[b->ctx - 1];
     if (a->ctx == b->ctx)
         return x->multi && !a->priv && !b->priv;
+    /* Two threads from one pthread_create, each given its own object:
+     * what each reaches through its argument is its own. */
+    if (x->site == y->site && a->priv && b->priv)
+        return false;
     return ravel__lint_ts_has(&x->live_at, b->ctx - 1) ||
            ravel__lint_ts_has(&y->live_at, a->ctx - 1);
 }
@@ -163,6 +169,14 @@ static void report(struct ravel__lint_ctx *cx, uint32_t root,
     describe(cx, root, rs, a->ctx, false, ca, sizeof ca);
     describe(cx, root, rs, b->ctx, a->ctx == b->ctx, cb, sizeof cb);
     const struct ravel__lint_event *ea = &p->events[a->ev], *eb = &p->events[b->ev];
+    /* One finding per place, also across roots (two API functions that
+     * both reach the same racy code). */
+    for (uint32_t i = 0; i < cx->out->n; i++) {
+        const struct ravel__lint_finding *o = &cx->out->v[i];
+        if (o->rule == RAVEL__RULE_LOCKSET && o->file == ea->file && o->line == ea->line &&
+            o->col == ea->col)
+            return;
+    }
     snprintf(msg, sizeof msg,
              "data race on '%s'%s: %s in %s, %s in %s at %s:%u, and no lock is "
              "held at both",
@@ -211,7 +225,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         const struct ravel__lint_summary *ss = &cx->sum[in->start];
         uint32_t targ = in->arg == NONE ? NONE
                                         : ravel__lint_val_subst(p, in->arg, rargs, np);
-        bool own = in->multi && per_instance(cx, targ);
+        bool own = per_instance(cx, targ);
         for (uint32_t i = 0; i < ss->naccs; i++) {
             const struct ravel__lint_acc *a = &ss->accs[i];
             enum ravel__lint_ap_kind rk = ravel__lint_ap_rootkind(p, a->ap);

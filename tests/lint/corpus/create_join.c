@@ -225,3 +225,22 @@ void case_deep(void)
     pthread_mutex_unlock(&m);
     pthread_join(t, NULL);
 }
+
+/* The start routine passed down as a parameter. */
+static int passed_down;
+static void *writes_passed_down(void *arg)
+{
+    passed_down = 1; // RACE
+    return arg;
+}
+static void spawn(pthread_t *t, void *(*fn)(void *))
+{
+    pthread_create(t, NULL, fn, NULL);
+}
+void case_start_routine_parameter(void)
+{
+    pthread_t t;
+    spawn(&t, writes_passed_down);
+    passed_down = 2; // RACE
+    pthread_join(t, NULL);
+}
