@@ -15,6 +15,13 @@
  * holds the registry lock from before the spawn until the registration,
  * and a worker unregisters itself under the same lock when it exits.
  *
+ * `ravel lint spawn_register.c` reports the race without running the
+ * program, told by the comment below that registering the worker passed
+ * to pthread_create (its argument 4) relies on what the spawn started,
+ * which the new thread can change first:
+ *
+ * ravel-lint: pair pthread_create(4) -> register_name(2)
+ *
  * ravel-expect: assertion
  */
 #include <assert.h>

@@ -3,7 +3,9 @@
  * before it can exit: main holds the registry lock across spawning and
  * registering, and a worker marks itself dead and unregisters under the
  * same lock, so "spawn + register" is one step as far as the worker can
- * tell.
+ * tell. ravel lint sees the lock held from the spawn to the registration:
+ *
+ * ravel-lint: pair pthread_create(4) -> register_locked(2)
  *
  * ravel-expect: clean
  */

@@ -44,4 +44,13 @@ void ravel__help_run(void);
 void ravel__help_replay(void);
 void ravel__help_lin(void);
 
+/*
+ * `ravel lint ARGS`: execs ravel-lint (the static analyser, built only
+ * with LLVM) found next to the ravel executable, with ARGS. Exits 2 with a
+ * one-line message when it is not there. Never returns otherwise.
+ */
+RAVEL__NORETURN int ravel__cmd_lint(int argc, char **argv);
+/* `ravel help lint`: ravel-lint --help. */
+RAVEL__NORETURN void ravel__help_lint(void);
+
 #endif

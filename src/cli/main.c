@@ -14,6 +14,7 @@ static const char usage[] =
     "    ravel run [OPTIONS] -- PROGRAM [ARGS...]\n"
     "    ravel replay [--gdb] [OPTIONS] TICKET [-- PROGRAM [ARGS...]]\n"
     "    ravel lin --model NAME [OPTIONS] HISTORY...\n"
+    "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
     "    ravel help [COMMAND]\n"
     "    ravel --version\n"
     "\n"
@@ -34,13 +35,15 @@ static const char usage[] =
     "    replay   re-execute the schedule recorded in a ticket\n"
     "    lin      check recorded histories (Jepsen, JSON) for "
     "linearizability\n"
+    "    lint     find check-then-act races and inconsistent locking in the\n"
+    "             sources, without running them (static analysis)\n"
     "    help     show the manual of a command\n"
     "\n"
     "EXIT STATUS\n"
     "    0  nothing found    1  bugs found    2  usage error or tool failure\n"
     "\n"
-    "See 'ravel help run', 'ravel help replay', 'ravel help lin', and "
-    "README.md.\n";
+    "See 'ravel help run', 'ravel help replay', 'ravel help lin',\n"
+    "'ravel help lint', and README.md.\n";
 
 int main(int argc, char **argv)
 {
@@ -55,6 +58,8 @@ int main(int argc, char **argv)
         return ravel__cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "lin"))
         return ravel__cmd_lin(argc - 1, argv + 1);
+    if (!strcmp(cmd, "lint"))
+        ravel__cmd_lint(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ravel %s\n", RAVEL__VERSION);
         return 0;
@@ -66,15 +71,17 @@ int main(int argc, char **argv)
             ravel__help_replay();
         else if (argc > 2 && !strcmp(argv[2], "lin"))
             ravel__help_lin();
+        else if (argc > 2 && !strcmp(argv[2], "lint"))
+            ravel__help_lint();
         else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "replay, lin)",
+                                     "replay, lin, lint)",
                                argv[2]);
         else
             fputs(usage, stdout);
         return 0;
     }
     ravel__usage_error(NULL, "unknown command '%s' (commands: run, replay, "
-                             "lin, help; see 'ravel --help')",
+                             "lin, lint, help; see 'ravel --help')",
                        cmd);
 }

@@ -1,0 +1,348 @@
+/*
+ * lockset.c - inconsistently locked shared data, found from the roots of
+ * the call graph (Eraser's lockset idea, applied statically).
+ *
+ * A root is a function nobody calls directly and that is not a thread's
+ * start routine: main, or an entry point of a library. Its summary
+ * (flow.c) lists every access made by it and its callees - with the locks
+ * surely held, and the threads perhaps running, at each - and every thread
+ * it creates, with the value passed to it and the threads perhaps running
+ * when it was created. Each created thread contributes the accesses of its
+ * start routine's summary, with the routine's parameter replaced by the
+ * value passed to it, so `c->count` in a worker and `ctx.count` in main
+ * become the same path when main passed &ctx.
+ *
+ * Two accesses race when they may touch the same location (equal paths, or
+ * paths that differ only in array indexes: "perhaps"), at least one
+ * writes, neither is atomic, no lock is surely held at both, and they can
+ * run at the same time:
+ *
+ *     root and thread T      T was perhaps running at the root's access
+ *                            (created before it, not yet joined)
+ *     threads T and U        one was running when the other was created
+ *     thread T with itself   T is created in a loop, and the location is
+ *                            not its own (not reached through a value that
+ *                            differs per thread, like &args[i]); the same
+ *                            holds for two threads from one pthread_create
+ *                            call reached along different paths
+ *
+ * So accesses before the first create and after the last join are never
+ * reported, and two threads run one after the other never race.
+ *
+ * What is left out, and said in docs/lint.md: threads created by threads
+ * (their accesses are not compared), start routines called through
+ * pointers that are not constants, and memory reached only through
+ * pointers the analysis cannot name (returned by calls).
+ */
+#include "flow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE RAVEL__LINT_NONE
+
+/* One access as seen from a root: in one context (0: the root, k: the
+ * root's thread instance k-1). */
+struct racc {
+    uint32_t ap;
+    uint32_t ev;
+    uint8_t write;
+    uint8_t priv; /* reached through an argument that differs per thread */
+    uint32_t ctx;
+    struct ravel__lint_lockset held;
+    struct ravel__lint_tset live; /* root context: threads perhaps running */
+    uint32_t partner;             /* first access it races with, or NONE */
+    uint8_t partner_same;         /* RAVEL__SAME_* of that pair */
+};
+
+struct rvec {
+    struct racc *v;
+    uint32_t n, cap;
+};
+
+static void push(struct rvec *r, const struct racc *a)
+{
+    if (r->n == r->cap) {
+        uint32_t nc = r->cap ? r->cap * 2 : 64;
+        struct racc *nv = realloc(r->v, (size_t)nc * sizeof *nv);
+        RAVEL__CHECK(nv != NULL);
+        r->v = nv;
+        r->cap = nc;
+    }
+    r->v[r->n++] = *a;
+}
+
+static bool candidate(const struct ravel__lint_prog *p, uint32_t ap)
+{
+    if (ap == 0)
+        return false;
+    const struct ravel__lint_ap *r = &p->aps[p->aps[ap].root];
+    switch ((enum ravel__lint_ap_kind)r->kind) {
+    case RAVEL__AP_GLOBAL:
+        return !(p->syms[r->a].flags & (RAVEL__SYMF_TLS | RAVEL__SYMF_CONST));
+    case RAVEL__AP_LOCAL:
+    case RAVEL__AP_ALLOC:
+    case RAVEL__AP_ARG:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Does each instance of a thread get its own value (&args[i], (void *)i,
+ * a block malloc'ed in the loop)? */
+static bool per_instance(const struct ravel__lint_ctx *cx, uint32_t v)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    if (v == NONE)
+        return false;
+    uint32_t ap = ravel__lint_val_primary(p, v);
+    const struct ravel__lint_ap *x = &p->aps[ap];
+    const struct ravel__lint_ap *r = &p->aps[x->root];
+    if (x->has_index || r->kind == RAVEL__AP_VALUE || r->kind == RAVEL__AP_UNKNOWN)
+        return true;
+    if (r->kind == RAVEL__AP_ALLOC && r->b >= 0 && (uint64_t)r->b < p->nevents)
+        return cx->ev_loop[r->b] != 0;
+    return false;
+}
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void describe(const struct ravel__lint_ctx *cx, uint32_t root,
+                     const struct ravel__lint_summary *rs, uint32_t ctx,
+                     bool another, char *buf, size_t len)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    if (ctx == 0) {
+        snprintf(buf, len, "%s", ravel__lint_func_name(p, root));
+        return;
+    }
+    const struct ravel__lint_inst *in = &rs->insts[ctx - 1];
+    const struct ravel__lint_event *e = &p->events[in->site];
+    snprintf(buf, len, "%sthread running %s (created at %s:%u)",
+             another ? "another " : "the ", ravel__lint_func_name(p, in->start),
+             base(p->files[e->file].shown), e->line);
+}
+
+static bool concurrent(const struct ravel__lint_summary *rs, const struct racc *a,
+                       const struct racc *b)
+{
+    if (a->ctx == 0 && b->ctx == 0)
+        return false;
+    if (a->ctx == 0)
+        return ravel__lint_ts_has(&a->live, b->ctx - 1);
+    if (b->ctx == 0)
+        return ravel__lint_ts_has(&b->live, a->ctx - 1);
+    const struct ravel__lint_inst *x = &rs->insts[a->ctx - 1], *y = &rs->insts[b->ctx - 1];
+    if (a->ctx == b->ctx)
+        return x->multi && !a->priv && !b->priv;
+    /* Two threads from one pthread_create, each given its own object:
+     * what each reaches through its argument is its own. */
+    if (x->site == y->site && a->priv && b->priv)
+        return false;
+    return ravel__lint_ts_has(&x->live_at, b->ctx - 1) ||
+           ravel__lint_ts_has(&y->live_at, a->ctx - 1);
+}
+
+static int cmp_root(const void *x, const void *y)
+{
+    const struct racc *a = x, *b = y;
+    if (a->ap != b->ap)
+        return a->ap < b->ap ? -1 : 1;
+    if (a->ev != b->ev)
+        return a->ev < b->ev ? -1 : 1;
+    return (int)a->ctx - (int)b->ctx;
+}
+
+static void report(struct ravel__lint_ctx *cx, uint32_t root,
+                   const struct ravel__lint_summary *rs, const struct racc *a,
+                   const struct racc *b)
+{
+    struct ravel__lint_prog *p = cx->prog;
+    char what[256], ca[200], cb[200], msg[900], note[300];
+    ravel__lint_ap_lvalue(p, a->ap, what, sizeof what);
+    describe(cx, root, rs, a->ctx, false, ca, sizeof ca);
+    describe(cx, root, rs, b->ctx, a->ctx == b->ctx, cb, sizeof cb);
+    const struct ravel__lint_event *ea = &p->events[a->ev], *eb = &p->events[b->ev];
+    /* One finding per place, also across roots (two API functions that
+     * both reach the same racy code). */
+    for (uint32_t i = 0; i < cx->out->n; i++) {
+        const struct ravel__lint_finding *o = &cx->out->v[i];
+        if (o->rule == RAVEL__RULE_LOCKSET && o->file == ea->file && o->line == ea->line &&
+            o->col == ea->col)
+            return;
+    }
+    snprintf(msg, sizeof msg,
+             "data race on '%s'%s: %s in %s, %s in %s at %s:%u, and no lock is "
+             "held at both",
+             what, a->partner_same == RAVEL__SAME_MIGHT ? " (perhaps the same element)" : "",
+             a->write ? "written" : "read", ca, b->write ? "written" : "read", cb,
+             base(p->files[eb->file].shown), eb->line);
+    struct ravel__lint_finding *f = ravel__lint_finding_add(
+        cx->out, RAVEL__RULE_LOCKSET, ea->file, ea->line, ea->col, msg);
+    if (!f)
+        return;
+    snprintf(note, sizeof note, "the other access, %s in %s",
+             b->write ? "a write" : "a read", cb);
+    ravel__lint_note_add(f, eb->file, eb->line, eb->col, note);
+}
+
+static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
+{
+    struct ravel__lint_prog *p = cx->prog;
+    const struct ravel__lint_summary *rs = &cx->sum[root];
+    uint32_t np = p->funcs[root].nparams;
+    /* The root's parameters come from an unknown caller: name them. */
+    uint32_t *rargs = malloc(((size_t)np + 1) * sizeof *rargs);
+    RAVEL__CHECK(rargs != NULL);
+    for (uint32_t i = 0; i < np; i++)
+        rargs[i] = ravel__lint_val1(p, ravel__lint_ap_root(p, RAVEL__AP_ARG, root, i));
+
+    struct rvec all = {NULL, 0, 0};
+    for (uint32_t i = 0; i < rs->naccs; i++) {
+        const struct ravel__lint_acc *a = &rs->accs[i];
+        struct racc r;
+        memset(&r, 0, sizeof r);
+        r.ap = ravel__lint_ap_subst(p, a->ap, rargs, np);
+        if (!candidate(p, r.ap) || (p->events[a->ev].flags & RAVEL__EVF_ATOMIC))
+            continue;
+        r.ev = a->ev;
+        r.write = a->write;
+        r.held = a->held;
+        r.live = a->live;
+        r.partner = NONE;
+        push(&all, &r);
+    }
+    for (uint32_t k = 0; k < rs->ninsts; k++) {
+        const struct ravel__lint_inst *in = &rs->insts[k];
+        if (in->start == NONE)
+            continue;
+        const struct ravel__lint_summary *ss = &cx->sum[in->start];
+        uint32_t targ = in->arg == NONE ? NONE
+                                        : ravel__lint_val_subst(p, in->arg, rargs, np);
+        bool own = per_instance(cx, targ);
+        for (uint32_t i = 0; i < ss->naccs; i++) {
+            const struct ravel__lint_acc *a = &ss->accs[i];
+            enum ravel__lint_ap_kind rk = ravel__lint_ap_rootkind(p, a->ap);
+            /* The thread's own stack and heap blocks are its own. */
+            if (rk == RAVEL__AP_LOCAL || rk == RAVEL__AP_ALLOC || rk == RAVEL__AP_VALUE)
+                continue;
+            struct racc r;
+            memset(&r, 0, sizeof r);
+            r.ap = ravel__lint_ap_subst(p, a->ap, &targ, 1);
+            if (!candidate(p, r.ap))
+                continue;
+            r.ev = a->ev;
+            r.write = a->write;
+            r.priv = own && p->aps[a->ap].has_param;
+            r.ctx = k + 1;
+            r.held = a->held;
+            r.partner = NONE;
+            push(&all, &r);
+        }
+    }
+    free(rargs);
+
+    /* Compare accesses that share a root object; sorting by path brings
+     * equal paths together, and may-alias pairs share their root. */
+    if (all.n > 1)
+        qsort(all.v, all.n, sizeof *all.v, cmp_root);
+    uint32_t *byroot = malloc(((size_t)all.n + 1) * sizeof *byroot);
+    RAVEL__CHECK(byroot != NULL);
+    for (uint32_t i = 0; i < all.n; i++)
+        byroot[i] = i;
+    /* Group indexes by root id (stable within a group). */
+    for (uint32_t i = 1; i < all.n; i++) {
+        uint32_t x = byroot[i];
+        uint32_t rx = p->aps[all.v[x].ap].root;
+        uint32_t j = i;
+        while (j > 0 && p->aps[all.v[byroot[j - 1]].ap].root > rx) {
+            byroot[j] = byroot[j - 1];
+            j--;
+        }
+        byroot[j] = x;
+    }
+    for (uint32_t i = 0; i < all.n;) {
+        uint32_t r0 = p->aps[all.v[byroot[i]].ap].root;
+        uint32_t j = i;
+        while (j < all.n && p->aps[all.v[byroot[j]].ap].root == r0)
+            j++;
+        for (uint32_t x = i; x < j; x++) {
+            for (uint32_t y = x + 1; y < j; y++) {
+                struct racc *a = &all.v[byroot[x]], *b = &all.v[byroot[y]];
+                if (!a->write && !b->write)
+                    continue;
+                enum ravel__lint_same same =
+                    a->ap == b->ap ? RAVEL__SAME_YES
+                    : ravel__lint_ap_may_alias(p, a->ap, b->ap) ? RAVEL__SAME_MIGHT
+                                                                 : RAVEL__SAME_NO;
+                if (same == RAVEL__SAME_NO || !concurrent(rs, a, b) ||
+                    !ravel__lint_ls_disjoint(&a->held, &b->held))
+                    continue;
+                if (a->partner == NONE || (same > a->partner_same)) {
+                    a->partner = byroot[y];
+                    a->partner_same = (uint8_t)same;
+                }
+                if (b->partner == NONE || (same > b->partner_same)) {
+                    b->partner = byroot[x];
+                    b->partner_same = (uint8_t)same;
+                }
+            }
+        }
+        i = j;
+    }
+    /* One finding per place: the read and the write of x++ are one race
+     * to whoever reads the diagnostics, so writes are reported first and
+     * a place already reported is not reported again. */
+    struct ravel__lint_event *places = malloc(((size_t)all.n + 1) * sizeof *places);
+    RAVEL__CHECK(places != NULL);
+    uint32_t nplaces = 0;
+    for (int pass = 1; pass >= 0; pass--) {
+        for (uint32_t i = 0; i < all.n; i++) {
+            const struct racc *a = &all.v[i];
+            if (a->partner == NONE || a->write != pass)
+                continue;
+            const struct ravel__lint_event *ea = &p->events[a->ev];
+            bool seen = false;
+            for (uint32_t k = 0; k < nplaces && !seen; k++)
+                seen = places[k].file == ea->file && places[k].line == ea->line &&
+                       places[k].col == ea->col;
+            if (seen)
+                continue;
+            places[nplaces++] = *ea;
+            report(cx, root, rs, a, &all.v[a->partner]);
+        }
+    }
+    free(places);
+    free(byroot);
+    free(all.v);
+}
+
+void ravel__lint_lockset_roots(struct ravel__lint_ctx *cx)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    uint32_t nf = p->nfuncs;
+    uint8_t *called = calloc(nf ? nf : 1, 1);
+    uint8_t *start = calloc(nf ? nf : 1, 1);
+    RAVEL__CHECK(called && start);
+    for (uint32_t e = 0; e < p->nevents; e++) {
+        const struct ravel__lint_event *ev = &p->events[e];
+        if (ev->kind == RAVEL__EV_CALL && ev->callee != NONE &&
+            p->syms[ev->callee].def != NONE)
+            called[p->syms[ev->callee].def] = 1;
+    }
+    for (uint32_t f = 0; f < nf; f++)
+        for (uint32_t k = 0; k < cx->sum[f].ninsts; k++)
+            if (cx->sum[f].insts[k].start != NONE)
+                start[cx->sum[f].insts[k].start] = 1;
+    for (uint32_t f = 0; f < nf; f++)
+        if (!called[f] && !start[f] && cx->sum[f].ninsts > 0)
+            analyze_root(cx, f);
+    free(called);
+    free(start);
+}
