@@ -73,6 +73,8 @@ static void merge_stats(struct autos *a)
     st->traces = a->dpor_stats.traces + a->pct_stats.traces;
     st->blocked = a->dpor_stats.blocked + a->pct_stats.blocked;
     st->bound = -1;
+    snprintf(st->method, sizeof st->method, "%s",
+             a->switched ? "PCT after DPOR" : a->dpor_stats.method);
 }
 
 static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,

@@ -34,6 +34,7 @@ struct ravel__explore_stats {
                          counted by fingerprint (0: not counted so) */
     uint8_t complete; /* the whole space (or the bound) was explored */
     char guarantee[320]; /* what the run guarantees, for the summary */
+    char method[64];     /* how it explored ("optimal DPOR", ...) */
 };
 
 struct ravel__strategy;

@@ -46,11 +46,14 @@
 #include "tree.h"
 #include "wakeup.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum mode { MODE_DFS, MODE_SOURCE, MODE_OPTIMAL };
 enum bound_kind { BOUND_NONE, BOUND_PREEMPTION, BOUND_DELAY };
@@ -91,8 +94,35 @@ struct sys {
     bool fingerprints; /* also count traces by fingerprint */
     bool fp_full;
     uint64_t wut_misses; /* replayed wakeup steps that were not possible */
-    bool debug;          /* RAVEL_DEBUG_DPOR: print decisions */
+    bool debug;          /* RAVEL_DEBUG_DPOR: log decisions, to stderr or
+                            (when it names a file) to FILE.laneN */
+    char debug_path[256];
 };
+
+/* A line (or part of one) of the RAVEL_DEBUG_DPOR log, a maintainer's
+ * aid. The file is opened for each write: the executor closes the
+ * descriptors a program leaves open between executions. */
+__attribute__((format(printf, 2, 3))) static void dbg(struct sys *s,
+                                                      const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    if ((size_t)n >= sizeof buf)
+        n = sizeof buf - 1;
+    int fd = s->debug_path[0]
+                 ? open(s->debug_path, O_WRONLY | O_CREAT | O_APPEND, 0644)
+                 : 2;
+    if (fd < 0)
+        return;
+    (void)!write(fd, buf, (size_t)n);
+    if (fd != 2)
+        close(fd);
+}
 
 size_t ravel__strategy_shared_size(uint64_t max_steps, uint32_t lanes)
 {
@@ -358,14 +388,14 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             step = follow_step(s, x, &wut, avail);
         if (step == RAVEL__NIL && !avail) {
             if (s->debug) {
-                fprintf(stderr, "blocked at %u (event %u): asleep", c,
+                dbg(s, "blocked at %u (event %u): asleep", c,
                         x->nevents);
                 for (uint64_t m = en; m; m &= m - 1) {
                     const struct ravel__op *op = &x->threads[lowest(m)].pending;
-                    fprintf(stderr, " %s(kind %u obj %u)",
+                    dbg(s, " %s(kind %u obj %u)",
                             x->threads[lowest(m)].name, op->kind, op->obj);
                 }
-                fprintf(stderr, "\n");
+                dbg(s, "\n");
             }
             ravel__tree_wlist_free(t, wut);
             return RAVEL__CHOICE_BLOCKED;
@@ -404,6 +434,7 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
         nd->step = x->nevents;
         path[c].node = ni;
         path[c].chosen = p;
+        path[c].before = 0;
         ln->depth = c + 1;
         if (sleeping)
             sleep_candidates(s, x, nd->sleep, nd->sleep_read, p, c);
@@ -462,6 +493,7 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
         v = nd->vfirst;
         path[c].node = ni;
         path[c].chosen = v;
+        path[c].before = 0;
         ln->depth = c + 1;
     }
     s->cursor = c + 1;
@@ -643,7 +675,8 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
 /* Optimal DPOR: the wakeup sequence reversing the race goes into the
  * node's wakeup tree unless a sleeping or taken thread covers it. */
 static int optimal_race(struct sys *s, const struct ravel__wctx *c,
-                        struct ravel__tnode *nd, uint32_t p, uint32_t e2)
+                        struct ravel__tnode *nd,
+                        const struct ravel__pathent *pe, uint32_t e2)
 {
     const struct ravel__exec *x = c->x;
     uint32_t st = nd->step;
@@ -657,7 +690,9 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
         only = s->v.e[k].thread != th2;
     if (only && !(nd->enabled & bit(th2)))
         return 0;
-    uint64_t cover = (nd->sleep | nd->done) & ~bit(p);
+    /* Covered by a thread asleep here, or by one whose branch here was
+     * taken before this one (explored with this one asleep). */
+    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
     for (uint64_t m = cover; m; m &= m - 1) {
         uint32_t q = lowest(m);
         struct ravel__kaccess a;
@@ -677,7 +712,8 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
     uint32_t pi = s->ev_pidx[e];
     if (pi == RAVEL__NONE)
         return 0;
-    struct ravel__tnode *nd = ravel__tree_node(s->t, my_path(s)[pi].node);
+    const struct ravel__pathent *pe = &my_path(s)[pi];
+    struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
     uint32_t et = x->events[e].thread;
     uint64_t others = nd->enabled & ~nd->sleep & ~bit(et);
     if (!others)
@@ -687,7 +723,7 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
             nd->backtrack |= bit(lowest(others));
         return 0;
     }
-    if ((nd->done & others) || nd->wut != RAVEL__NIL)
+    if ((pe->before & others) || nd->wut != RAVEL__NIL)
         return 0;
     ravel__wseq_single(&s->v, c, lowest(others), nd->step);
     return ravel__wseq_insert(s->t, &nd->wut, &s->v);
@@ -719,23 +755,23 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
         if (s->mode == MODE_SOURCE) {
             source_race(s, x, nd, e1, e2);
             if (s->debug)
-                fprintf(stderr, "race %u(%s) < %u(%s): node %u\n", e1,
+                dbg(s, "race %u(%s) < %u(%s): node %u\n", e1,
                         x->threads[x->events[e1].thread].name, e2,
                         x->threads[x->events[e2].thread].name, pi);
         } else {
-            int rc = optimal_race(s, &c, nd, path[pi].chosen, e2);
+            int rc = optimal_race(s, &c, nd, &path[pi], e2);
             if (rc < 0)
                 return -1;
             if (s->debug) {
-                fprintf(stderr, "race %u(%s) < %u(%s): node %u%s", e1,
+                dbg(s, "race %u(%s) < %u(%s): node %u%s", e1,
                         x->threads[x->events[e1].thread].name, e2,
                         x->threads[x->events[e2].thread].name, pi,
                         rc > 0 ? " inserted" : "");
                 for (uint32_t k = 0; rc > 0 && k < s->v.n; k++)
-                    fprintf(stderr, " %s@%u%s",
+                    dbg(s, " %s@%u%s",
                             x->threads[s->v.e[k].thread].name,
                             s->v.e[k].first, s->v.e[k].removed ? "-" : "");
-                fprintf(stderr, "\n");
+                dbg(s, "\n");
             }
         }
     }
@@ -748,6 +784,15 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
 
 /* ---- taking the next branch --------------------------------------------- */
 
+/* Records that thread p's branch at nd is taken now; returns the threads
+ * taken there before it. */
+static uint64_t mark_taken(struct ravel__tnode *nd, uint32_t p)
+{
+    uint64_t before = nd->done;
+    nd->done |= bit(p);
+    return before;
+}
+
 /* Takes a branch at node nd if one is pending; returns the choice or
  * RAVEL__NONE. Fills the lane's branch fields. Called with the lock. */
 static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
@@ -759,6 +804,7 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
         uint32_t v = (nd->vfirst + nd->vtaken++) % nd->nvalues;
         ln->branch_sleep = nd->sleep;
         ln->branch_read = nd->sleep_read;
+        ln->branch_before = 0;
         ln->branch_wut = RAVEL__NIL;
         ln->branch_value = RAVEL__NONE;
         return v;
@@ -769,19 +815,19 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
             struct ravel__wnode *w = ravel__tree_wnode(s->t, i);
             nd->wut = w->sibling;
             uint32_t p = w->slot;
-            if (p >= 64 || !(nd->enabled & bit(p)) ||
-                (nd->done & bit(p))) {
+            if (p >= 64 || !(nd->enabled & bit(p)) || (nd->done & bit(p))) {
                 /* Not possible here (imprecision): drop it. */
                 s->wut_misses++;
                 w->sibling = RAVEL__NIL;
                 ravel__tree_wlist_free(s->t, i);
                 continue;
             }
-            ln->branch_sleep = nd->sleep | nd->done;
-            ln->branch_read = nd->sleep_read | nd->done_read;
+            uint64_t before = mark_taken(nd, p);
+            ln->branch_before = before;
+            ln->branch_sleep = nd->sleep | before;
+            ln->branch_read = nd->sleep_read | (nd->done_read & before);
             ln->branch_wut = w->child;
             ln->branch_value = w->value;
-            nd->done |= bit(p);
             ravel__tree_wnode_free(s->t, i);
             return p;
         }
@@ -794,11 +840,12 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
     if (!cand)
         return RAVEL__NONE;
     uint32_t p = lowest(cand);
-    ln->branch_sleep = nd->sleep | nd->done;
-    ln->branch_read = nd->sleep_read | nd->done_read;
+    uint64_t before = mark_taken(nd, p);
+    ln->branch_before = before;
+    ln->branch_sleep = nd->sleep | before;
+    ln->branch_read = nd->sleep_read | (nd->done_read & before);
     ln->branch_wut = RAVEL__NIL;
     ln->branch_value = RAVEL__NONE;
-    nd->done |= bit(p);
     return p;
 }
 
@@ -823,9 +870,10 @@ static bool take_own(struct sys *s, struct ravel__lane *ln)
             continue;
         release_path(s, ln, i + 1);
         if (s->debug)
-            fprintf(stderr, "take node %u: %u (was %u)\n", i, ch,
+            dbg(s, "take node %u: %u (was %u)\n", i, ch,
                     path[i].chosen);
         path[i].chosen = ch;
+        path[i].before = ln->branch_before;
         ln->prefix = ln->depth = ln->committed = i + 1;
         return true;
     }
@@ -874,7 +922,11 @@ static bool steal(struct sys *s, struct ravel__lane *ln)
         atomic_fetch_add(&ravel__tree_node(t, op[i].node)->refs, 1);
     }
     path[best_i].chosen = ch;
+    path[best_i].before = ln->branch_before;
     ln->prefix = ln->depth = ln->committed = best_i + 1;
+    if (s->debug)
+        dbg(s, "steal node %u of lane %u: %u\n", best_i,
+                best_lane, ch);
     return true;
 }
 
@@ -950,6 +1002,13 @@ static void publish_stats(struct sys *s)
     st->blocked = atomic_load(&t->blocked);
     st->bound = t->bound;
     st->digest = by_fp ? atomic_load(&t->fp_digest) : 0;
+    static const char *const names[] = {"DFS", "source-set DPOR",
+                                        "optimal DPOR"};
+    if (t->nlanes > 1)
+        snprintf(st->method, sizeof st->method, "%s, %u jobs",
+                 names[s->mode], t->nlanes);
+    else
+        snprintf(st->method, sizeof st->method, "%s", names[s->mode]);
 }
 
 static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
@@ -959,7 +1018,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     struct ravel__tree *t = s->t;
     struct ravel__lane *ln = my_lane(s);
     if (s->debug) {
-        fprintf(stderr, "execution %llu%s:",
+        dbg(s, "execution %llu%s:",
                 (unsigned long long)atomic_load(&t->executions),
                 blocked ? " BLOCKED" : "");
         for (uint32_t i = 0; i < ln->depth; i++) {
@@ -967,13 +1026,13 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                 ravel__tree_node(t, my_path(s)[i].node);
             uint32_t ch = my_path(s)[i].chosen;
             if (nd->nvalues)
-                fprintf(stderr, " %u:=%u", i, ch);
+                dbg(s, " %u:=%u", i, ch);
             else
-                fprintf(stderr, " %u:%s%s", i,
+                dbg(s, " %u:%s%s", i,
                         ch < x->nthreads ? x->threads[ch].name : "?",
                         nd->sleep ? "z" : "");
         }
-        fprintf(stderr, "\n");
+        dbg(s, "\n");
     }
     atomic_fetch_add(&t->executions, 1);
     if (blocked)
@@ -1054,7 +1113,7 @@ static void sys_finish(struct ravel__strategy *base)
                  what, st->traces);
     st->complete = s->t->exhausted;
     if (s->debug && s->wut_misses)
-        fprintf(stderr, "wakeup steps not replayable: %llu\n",
+        dbg(s, "wakeup steps not replayable: %llu\n",
                 (unsigned long long)s->wut_misses);
 }
 
@@ -1112,7 +1171,11 @@ struct ravel__strategy *ravel__systematic_new(
     s->base.ops = dpor ? &dpor_ops : &dfs_ops;
     s->base.stats = c->stats;
     s->fingerprints = c->fingerprints;
-    s->debug = getenv("RAVEL_DEBUG_DPOR") != NULL;
+    const char *dbg = getenv("RAVEL_DEBUG_DPOR");
+    s->debug = dbg != NULL;
+    if (dbg && dbg[0] == '/')
+        snprintf(s->debug_path, sizeof s->debug_path, "%s.lane%u", dbg,
+                 c->lane);
     s->lane = c->lane;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;
@@ -1121,9 +1184,13 @@ struct ravel__strategy *ravel__systematic_new(
         s->bk = BOUND_DELAY;
         s->max_bound = c->delay_bound;
     }
+    /* Optimal DPOR needs a single search: a wakeup sequence found below
+     * one branch of a node may belong in a later branch's wakeup tree,
+     * and a branch another lane has already taken cannot receive it. So
+     * lanes (--jobs) and bounds use source sets. */
     if (!dpor)
         s->mode = MODE_DFS;
-    else if (s->bk != BOUND_NONE ||
+    else if (s->bk != BOUND_NONE || c->lanes > 1 ||
              (c->dpor_mode && !strcmp(c->dpor_mode, "source")))
         s->mode = MODE_SOURCE;
     else

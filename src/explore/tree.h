@@ -85,6 +85,8 @@ struct ravel__tnode {
 struct ravel__pathent {
     uint32_t node;
     uint32_t chosen; /* thread, or value */
+    uint64_t before; /* threads whose branch here was taken before this
+                        path's (asleep in it) */
 };
 
 struct ravel__lane {
@@ -94,7 +96,7 @@ struct ravel__lane {
     /* The branch taken at path[prefix - 1]: threads that may be asleep
      * after it (those asleep or already taken there), and, following a
      * wakeup tree, the steps to replay after it. */
-    uint64_t branch_sleep, branch_read;
+    uint64_t branch_sleep, branch_read, branch_before;
     uint32_t branch_wut;
     uint32_t branch_value;
     uint32_t busy;      /* holds a branch to explore */

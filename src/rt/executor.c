@@ -212,6 +212,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     }
     ravel__reset_snapshot();
+    if (rt->lane != 0)
+        rt->last_complete = NULL; /* --trace keeps lane 0's */
     ravel__make_strategy(rt->opt.resume_at > 0);
     struct ravel__strategy *st = rt->strategy;
     bool run = true;
@@ -234,14 +236,15 @@ int ravel__executor_main(int argc, char **argv, char **envp)
 
     const struct ravel__options *o = &rt->opt;
     double deadline = o->time > 0 ? rt->start_time + o->time : 0;
-    uint64_t number = o->resume_at;
     bool first = true;
     for (;;) {
+        /* Executions are numbered across lanes (--jobs). */
+        uint64_t number = atomic_fetch_add(&rt->common->next_number, 1);
         if (o->executions && number >= o->executions) {
             rt->sh->stopped_by_limit = 1;
             break;
         }
-        if (deadline && number > o->resume_at && ravel__now() >= deadline) {
+        if (deadline && !first && ravel__now() >= deadline) {
             rt->sh->stopped_by_limit = 1;
             break;
         }
@@ -250,7 +253,7 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         first = false;
         run_one(number);
         bool go_on = after_execution(number);
-        atomic_store(&rt->sh->executions_done, number + 1);
+        atomic_fetch_add(&rt->sh->executions_done, 1);
         bool more = rt->strategy->ops->end(rt->strategy, rt->x,
                                            rt->x->ended == RAVEL__END_BLOCKED);
         if (rt->strategy->exhausted)
@@ -259,7 +262,6 @@ int ravel__executor_main(int argc, char **argv, char **envp)
             return strategy_failed();
         if (!go_on || !more)
             break;
-        number++;
     }
     rt->strategy->ops->finish(rt->strategy);
     if (!rt->supervised)

@@ -184,6 +184,16 @@ static uint64_t fresh_seed(void)
     return v ? v : 1;
 }
 
+static void *map_shared(size_t size)
+{
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED)
+        ravel__fatal("cannot map %zu bytes of shared memory: %s", size,
+                     strerror(errno));
+    return mem;
+}
+
 static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -193,60 +203,85 @@ static void setup(void)
     if (replay)
         load_ticket();
 
-    uint32_t max_events = (uint32_t)rt->opt.max_steps + 64;
-    size_t size = offsetof(struct ravel__shared, exec) +
-                  ravel__exec_size(max_events, MAX_OBJECTS);
-    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED)
-        ravel__fatal("cannot map %zu bytes of shared memory: %s", size,
-                     strerror(errno));
-    rt->sh = mem;
-    rt->sh->magic = RAVEL__SHARED_MAGIC;
-    rt->x = ravel__exec_layout(&rt->sh->exec, max_events, MAX_OBJECTS);
-    if (replay)
-        rt->sh->seed = rt->ticket.seed;
-    else
-        rt->sh->seed = rt->opt.set[RAVEL__OPT_seed] ? rt->opt.seed
-                                                     : fresh_seed();
-    /* The systematic strategies keep their search tree in shared memory,
-     * so that a crash does not lose the search. */
-    size_t tree = ravel__strategy_shared_size(rt->opt.max_steps, 1);
-    void *tree_mem = mmap(NULL, tree, PROT_READ | PROT_WRITE,
-                          MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (tree_mem == MAP_FAILED)
-        ravel__fatal("cannot map %zu bytes of shared memory: %s", tree,
-                     strerror(errno));
-    rt->strategy_mem = tree_mem;
-    rt->strategy_mem_size = tree;
-    if (rt->opt.trace) {
-        size_t xs = ravel__exec_size(max_events, MAX_OBJECTS);
-        void *lc = mmap(NULL, xs, PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (lc == MAP_FAILED)
-            ravel__fatal("cannot map %zu bytes of shared memory: %s", xs,
-                         strerror(errno));
-        rt->last_complete = ravel__exec_layout(lc, max_events, MAX_OBJECTS);
+    /* Lanes: the systematic strategies explore with --jobs executors in
+     * parallel (default: one per core); the others use one. */
+    uint32_t lanes = 1;
+    bool systematic = !strcmp(rt->opt.strategy, "dfs") ||
+                      !strcmp(rt->opt.strategy, "dpor") ||
+                      !strcmp(rt->opt.strategy, "auto");
+    if (systematic && rt->opt.supervise) {
+        uint64_t j = rt->opt.jobs;
+        if (j == 0) {
+            long n = sysconf(_SC_NPROCESSORS_ONLN);
+            j = n > 0 ? (uint64_t)n : 1;
+        }
+        lanes = j > RAVEL__MAX_LANES ? RAVEL__MAX_LANES : (uint32_t)j;
     }
+    rt->nlanes = lanes;
+    rt->lanes = map_shared(lanes * sizeof *rt->lanes);
+    rt->common = map_shared(sizeof *rt->common);
+    uint64_t seed = replay ? rt->ticket.seed
+                    : rt->opt.set[RAVEL__OPT_seed] ? rt->opt.seed
+                                                   : fresh_seed();
+    uint32_t max_events = (uint32_t)rt->opt.max_steps + 64;
+    for (uint32_t l = 0; l < lanes; l++) {
+        struct ravel__lane_io *ln = &rt->lanes[l];
+        ln->sh = map_shared(offsetof(struct ravel__shared, exec) +
+                            ravel__exec_size(max_events, MAX_OBJECTS));
+        ln->sh->magic = RAVEL__SHARED_MAGIC;
+        ln->sh->seed = seed;
+        ln->x = ravel__exec_layout(&ln->sh->exec, max_events, MAX_OBJECTS);
+        ln->cap_out = ln->cap_err = ln->to_sv = ln->from_sv = -1;
+        ln->sv_in = ln->sv_out = -1;
+    }
+    /* The systematic strategies keep their search tree in shared memory,
+     * so that a crash does not lose the search and lanes share it. */
+    rt->strategy_mem_size = ravel__strategy_shared_size(rt->opt.max_steps,
+                                                        lanes);
+    rt->strategy_mem = map_shared(rt->strategy_mem_size);
+    if (rt->opt.trace)
+        rt->last_complete = ravel__exec_layout(
+            map_shared(ravel__exec_size(max_events, MAX_OBJECTS)), max_events,
+            MAX_OBJECTS);
     ravel__bug_context = bug_context;
     ravel__report_program_pc = ravel__pc_instrumented;
     ravel__modules_scan();
 
-    if (!rt->opt.supervise)
-        return;
-    rt->supervised = true;
-    int out = memfd_create("ravel-stdout", MFD_CLOEXEC);
-    int err = memfd_create("ravel-stderr", MFD_CLOEXEC);
-    int ev[2], rp[2];
-    if (out < 0 || err < 0 || pipe2(ev, O_CLOEXEC) || pipe2(rp, O_CLOEXEC))
-        ravel__fatal("cannot create the run's pipes and files: %s",
-                     strerror(errno));
-    rt->cap_out = move_high(out);
-    rt->cap_err = move_high(err);
-    rt->sv_in = move_high(ev[0]);
-    rt->to_sv = move_high(ev[1]);
-    rt->from_sv = move_high(rp[0]);
-    rt->sv_out = move_high(rp[1]);
+    if (rt->opt.supervise) {
+        rt->supervised = true;
+        for (uint32_t l = 0; l < lanes; l++) {
+            struct ravel__lane_io *ln = &rt->lanes[l];
+            int out = memfd_create("ravel-stdout", MFD_CLOEXEC);
+            int err = memfd_create("ravel-stderr", MFD_CLOEXEC);
+            int ev[2], rp[2];
+            if (out < 0 || err < 0 || pipe2(ev, O_CLOEXEC) ||
+                pipe2(rp, O_CLOEXEC))
+                ravel__fatal("cannot create the run's pipes and files: %s",
+                             strerror(errno));
+            ln->cap_out = move_high(out);
+            ln->cap_err = move_high(err);
+            ln->sv_in = move_high(ev[0]);
+            ln->to_sv = move_high(ev[1]);
+            ln->from_sv = move_high(rp[0]);
+            ln->sv_out = move_high(rp[1]);
+        }
+    }
+    ravel__use_lane(0);
+}
+
+void ravel__use_lane(uint32_t l)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__lane_io *ln = &rt->lanes[l];
+    rt->lane = l;
+    rt->sh = ln->sh;
+    rt->x = ln->x;
+    rt->cap_out = ln->cap_out;
+    rt->cap_err = ln->cap_err;
+    rt->to_sv = ln->to_sv;
+    rt->from_sv = ln->from_sv;
+    rt->sv_in = ln->sv_in;
+    rt->sv_out = ln->sv_out;
 }
 
 /* Functions a program calls when it needs its threads to be real OS
@@ -312,8 +347,8 @@ void ravel__make_strategy(bool resume)
         .shared_size = rt->strategy_mem_size,
         .resume = resume,
         .max_steps = o->max_steps,
-        .lane = 0,
-        .lanes = 1,
+        .lane = rt->lane,
+        .lanes = rt->nlanes,
         .dpor_mode = o->dpor_mode,
         .fingerprints = o->trace_fingerprints,
         .stats = &rt->sh->stats,
@@ -330,7 +365,7 @@ static int executor_entry(int argc, char **argv, char **envp)
     return ravel__executor_main(argc, argv, envp);
 }
 
-void ravel__spawn_executor(void)
+void ravel__spawn_executor(bool resume)
 {
     struct ravel__rt *rt = &ravel__rt;
     /* A reply a dead executor never read must not reach the next one. */
@@ -342,11 +377,25 @@ void ravel__spawn_executor(void)
     fcntl(rt->from_sv, F_SETFL, fl);
     atomic_store(&rt->sh->in_execution, 0);
     atomic_store(&rt->sh->probe_done, 0);
+    rt->opt.resume_at = resume;
     fflush(NULL);
     pid_t pid = REAL(fork)();
     if (pid < 0)
         ravel__fatal("cannot fork the executor: %s", strerror(errno));
     if (pid == 0) {
+        /* Only this lane's executor ends of the pipes: an executor sees
+         * the supervisor go away as the end of its reply pipe. */
+        for (uint32_t l = 0; l < rt->nlanes; l++) {
+            struct ravel__lane_io *ln = &rt->lanes[l];
+            close(ln->sv_in);
+            close(ln->sv_out);
+            if (l != rt->lane) {
+                close(ln->to_sv);
+                close(ln->from_sv);
+                close(ln->cap_out);
+                close(ln->cap_err);
+            }
+        }
         rt->active = true;
         rt->premain = true;
         ravel__choose_backend();
@@ -355,7 +404,7 @@ void ravel__spawn_executor(void)
                   boot.rtld_fini, boot.stack_end);
         REAL(_exit)(RAVEL__EXIT_USAGE);
     }
-    ravel__sv_set_child(pid);
+    rt->lanes[rt->lane].child = pid;
 }
 
 RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,

@@ -91,6 +91,33 @@ struct ravel__shared {
     struct ravel__exec exec; /* last: its arrays follow in the mapping */
 };
 
+/*
+ * Lanes. With --jobs N the systematic strategies run N executors in
+ * parallel, each with its own struct ravel__shared, pipes and capture
+ * files (a lane); they share the search tree and this page, which numbers
+ * executions across lanes and tells them when to stop.
+ */
+#define RAVEL__MAX_LANES 64
+
+struct ravel__common {
+    _Atomic uint64_t next_number; /* the next execution's number */
+    _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
+                               bug was found before it) */
+};
+
+/* One lane as the supervisor sees it (set up before the fork). */
+struct ravel__lane_io {
+    struct ravel__shared *sh;
+    struct ravel__exec *x;
+    int cap_out, cap_err;  /* capture files of its executor's output */
+    int to_sv, from_sv;    /* executor's pipe ends */
+    int sv_in, sv_out;     /* supervisor's pipe ends */
+    pid_t child;           /* its executor, 0 when none */
+    bool done;             /* its executor finished the run */
+    uint64_t last_progress;
+    double last_change;
+};
+
 /* Messages on the executor -> supervisor pipe (the reply is one byte). */
 enum ravel__msg_type {
     RAVEL__MSG_BUG = 1,     /* exec.failure is set; reply go on / stop */
@@ -133,6 +160,13 @@ struct ravel__rt {
     int to_sv, from_sv;   /* executor's ends of the pipes, or -1 */
     int sv_in, sv_out;    /* supervisor's ends: messages in, replies out */
     double start_time;
+    /* Lanes (--jobs): this process's lane (the executor's own; in the
+     * supervisor, the one whose event is being handled), and all of them.
+     * The fields above (sh, x, capture files, pipes) are those of `lane`:
+     * ravel__use_lane() switches them. */
+    uint32_t lane, nlanes;
+    struct ravel__lane_io *lanes;
+    struct ravel__common *common;
 };
 extern struct ravel__rt ravel__rt;
 
@@ -344,9 +378,11 @@ int ravel__sv_finish(void);
 RAVEL__NORETURN void ravel__supervisor_main(void);
 /* Sends a message to the supervisor and waits for its reply. */
 char ravel__sv_call(uint32_t type, uint32_t arg);
-/* Forks a new executor (supervisor side). */
-void ravel__spawn_executor(void);
-void ravel__sv_set_child(pid_t pid);
+/* Makes lane l the current one (rt.sh, rt.x, capture files, pipes). */
+void ravel__use_lane(uint32_t l);
+/* Forks a new executor for the current lane (supervisor side); `resume`:
+ * the lane's previous executor died in an execution. */
+void ravel__spawn_executor(bool resume);
 /* Thread 1's first step of an execution. */
 void ravel__begin_main(struct ravel__worker *w, uint64_t pc);
 

@@ -55,8 +55,9 @@ static struct {
     volatile sig_atomic_t interrupted;
     /* Interleaving of the first execution whose result differed. */
     struct ravel__strbuf differing;
-    pid_t child;
-    bool done;
+    bool stop;          /* stop every lane: a bug (without
+                           --keep-going) or an error */
+    uint32_t last_done; /* lane that finished last: its figures */
 } sv;
 
 static bool use_color(void)
@@ -402,6 +403,10 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__json_str(&sb, ravel__exe_path());
     ravel__json_key(&sb, &first, "strategy");
     ravel__json_str(&sb, rt->opt.strategy);
+    ravel__json_key(&sb, &first, "method");
+    ravel__json_str(&sb, sh->stats.method);
+    ravel__json_key(&sb, &first, "jobs");
+    ravel__sb_printf(&sb, "%u", rt->nlanes);
     ravel__json_key(&sb, &first, "seed");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->seed);
     ravel__json_key(&sb, &first, "executions");
@@ -547,8 +552,10 @@ int ravel__sv_finish(void)
                          elapsed);
         if (elapsed > 0 && execs > 1)
             ravel__sb_printf(&sb, " (%.0f/s)", (double)execs / elapsed);
-        ravel__sb_printf(&sb, ", %s strategy, seed %llu", rt->opt.strategy,
-                         (unsigned long long)sh->seed);
+        ravel__sb_printf(&sb, ", %s strategy", rt->opt.strategy);
+        if (sh->stats.method[0])
+            ravel__sb_printf(&sb, " (%s)", sh->stats.method);
+        ravel__sb_printf(&sb, ", seed %llu", (unsigned long long)sh->seed);
         if (sh->blocked_runs)
             ravel__sb_printf(&sb, ", %llu blocked",
                              (unsigned long long)sh->blocked_runs);
@@ -592,9 +599,10 @@ static void progress_line(void)
 {
     if (!use_progress())
         return;
-    struct ravel__shared *sh = ravel__rt.sh;
     double el = ravel__now() - ravel__rt.start_time;
-    uint64_t n = atomic_load(&sh->executions_done);
+    uint64_t n = 0;
+    for (uint32_t l = 0; l < ravel__rt.nlanes; l++)
+        n += atomic_load(&ravel__rt.lanes[l].sh->executions_done);
     char line[160];
     int len = snprintf(line, sizeof line,
                        "\r\033[Kravel: %llu executions, %.0f/s, %.0f s, %u "
@@ -605,48 +613,64 @@ static void progress_line(void)
     sv.progress_shown = true;
 }
 
-/* After the executor died in an execution: report, then maybe resume. */
+/* After the current lane's executor died in an execution: report, then
+ * maybe resume that lane. */
 static bool after_death(void)
 {
-    struct ravel__shared *sh = ravel__rt.sh;
-    struct ravel__exec *x = &sh->exec;
-    atomic_store(&sh->executions_done, x->number + 1);
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    atomic_fetch_add(&sh->executions_done, 1);
     bool go_on = ravel__sv_on_bug();
     if (!go_on || is_replay())
         return false;
-    uint64_t next = x->number + 1;
-    if (ravel__rt.opt.executions && next >= ravel__rt.opt.executions) {
+    uint64_t next = atomic_load(&rt->common->next_number);
+    if (rt->opt.executions && next >= rt->opt.executions) {
         sh->stopped_by_limit = 1;
         return false;
     }
-    if (ravel__rt.opt.time > 0 &&
-        ravel__now() >= ravel__rt.start_time + ravel__rt.opt.time)
+    if (rt->opt.time > 0 && ravel__now() >= rt->start_time + rt->opt.time)
         return false;
-    ravel__rt.opt.resume_at = next;
     return true;
 }
 
+/* Handles a message from the current lane's executor. */
 static void handle_message(const struct ravel__msg *m)
 {
     char reply = RAVEL__REPLY_GO;
     switch (m->type) {
     case RAVEL__MSG_BUG:
-        reply = ravel__sv_on_bug() ? RAVEL__REPLY_GO : RAVEL__REPLY_STOP;
+        if (!ravel__sv_on_bug()) {
+            /* This lane finishes on its own (its figures are wanted);
+             * the others are stopped. */
+            reply = RAVEL__REPLY_STOP;
+            sv.stop = true;
+            ravel__rt.lanes[ravel__rt.lane].done = true;
+        }
         break;
     case RAVEL__MSG_OUTCOME:
         if (m->arg < RAVEL__MAX_OUTCOMES)
             ravel__sv_on_outcome(m->arg);
         break;
     case RAVEL__MSG_DONE:
-        sv.done = true;
+        ravel__rt.lanes[ravel__rt.lane].done = true;
+        sv.last_done = ravel__rt.lane;
         break;
     case RAVEL__MSG_ERROR:
         sv.error = true;
+        sv.stop = true;
+        ravel__rt.lanes[ravel__rt.lane].done = true;
         snprintf(sv.errmsg, sizeof sv.errmsg, "%s", ravel__rt.sh->error);
         reply = RAVEL__REPLY_STOP;
         break;
     }
     ravel__write_all(ravel__rt.sv_out, &reply, 1);
+}
+
+static void reap(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
 }
 
 /* The hang probe: where is the thread that does not come back? */
@@ -661,9 +685,7 @@ static void hang(pid_t child)
     for (int i = 0; i < 100 && !atomic_load(&sh->probe_done); i++)
         usleep(10000);
     kill(child, SIGKILL);
-    int st;
-    while (waitpid(child, &st, 0) < 0 && errno == EINTR)
-        ;
+    reap(child);
     struct ravel__failure *f = &x->failure;
     f->kind = RAVEL__FAIL_HANG;
     f->thread = x->running;
@@ -678,10 +700,119 @@ static void hang(pid_t child)
              ravel__rt.opt.watchdog);
 }
 
+/* The current lane's executor ended (status st) without saying it was
+ * done: a crash in an execution (reported; the lane may resume), or a
+ * death outside one (a tool error). */
+static void lane_died(int st)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__lane_io *ln = &rt->lanes[rt->lane];
+    struct ravel__shared *sh = rt->sh;
+    if (WIFSIGNALED(st) && atomic_load(&sh->in_execution)) {
+        struct ravel__exec *x = &sh->exec;
+        if (x->failure.kind == RAVEL__FAIL_NONE) {
+            x->failure.kind = RAVEL__FAIL_CRASH;
+            x->failure.value = WTERMSIG(st);
+            x->failure.thread = x->running;
+            x->failure.step = x->nevents;
+            x->failure.obj = RAVEL__NONE;
+        }
+        if (after_death()) {
+            ravel__spawn_executor(true);
+            ln->last_change = ravel__now();
+        } else {
+            ln->done = true;
+            sv.stop = true;
+        }
+        return;
+    }
+    ln->done = true;
+    sv.error = true;
+    sv.stop = true;
+    /* The reason is often in what the program (or a sanitizer in ravel's
+     * own build) printed last. */
+    size_t olen;
+    char *out = read_capture(rt->cap_err, 0, &olen);
+    char last[200] = "";
+    if (out) {
+        while (olen && (out[olen - 1] == '\n' || out[olen - 1] == ' '))
+            out[--olen] = 0;
+        char *nl = strrchr(out, '\n');
+        snprintf(last, sizeof last, "; its last output: %s", nl ? nl + 1 : out);
+        free(out);
+    }
+    if (WIFSIGNALED(st))
+        snprintf(sv.errmsg, sizeof sv.errmsg,
+                 "the program died of signal %d outside an execution (in "
+                 "its constructors, or in ravel)%s",
+                 WTERMSIG(st), last);
+    else
+        snprintf(sv.errmsg, sizeof sv.errmsg,
+                 "the program ended (status %d) outside an execution, before "
+                 "ravel finished its run%s",
+                 WEXITSTATUS(st), last);
+}
+
+/* Stops every lane's executor but those finishing on their own. */
+static void stop_lanes(bool all)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    for (uint32_t l = 0; l < rt->nlanes; l++) {
+        struct ravel__lane_io *ln = &rt->lanes[l];
+        if (!ln->child || (!all && ln->done))
+            continue;
+        kill(ln->child, SIGKILL);
+        reap(ln->child);
+        ln->child = 0;
+        ln->done = true;
+    }
+}
+
+/* Folds the lanes' figures into lane 0's, which the summary reads. */
+static void merge_lanes(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *to = rt->lanes[0].sh;
+    if (sv.last_done != 0)
+        to->stats = rt->lanes[sv.last_done].sh->stats;
+    for (uint32_t l = 1; l < rt->nlanes; l++) {
+        struct ravel__shared *from = rt->lanes[l].sh;
+        to->executions_done += from->executions_done;
+        to->steps += from->steps;
+        to->plain_reads += from->plain_reads;
+        to->plain_writes += from->plain_writes;
+        to->blocked_runs += from->blocked_runs;
+        to->exhausted |= from->exhausted;
+        to->stopped_by_limit |= from->stopped_by_limit;
+        to->outcomes_dropped += from->outcomes_dropped;
+        for (uint32_t i = 0; i < from->noutcomes; i++) {
+            const struct ravel__outcome *o = &from->outcomes[i];
+            uint32_t k = 0;
+            while (k < to->noutcomes && to->outcomes[k].value != o->value)
+                k++;
+            if (k == to->noutcomes) {
+                if (k == RAVEL__MAX_OUTCOMES) {
+                    to->outcomes_dropped += o->count;
+                    continue;
+                }
+                to->outcomes[to->noutcomes++] = *o;
+                continue;
+            }
+            struct ravel__outcome *t = &to->outcomes[k];
+            t->count += o->count;
+            if (o->first_execution < t->first_execution) {
+                t->first_execution = o->first_execution;
+                t->pc = o->pc;
+                if (o->ticket[0])
+                    memcpy(t->ticket, o->ticket, sizeof t->ticket);
+            }
+        }
+    }
+}
+
 RAVEL__NORETURN void ravel__supervisor_main(void)
 {
     struct ravel__rt *rt = &ravel__rt;
-    struct ravel__shared *sh = rt->sh;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
@@ -691,99 +822,88 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    ravel__spawn_executor();
-    uint64_t last_progress = atomic_load(&sh->progress);
-    double last_change = ravel__now(), last_line = 0;
+    for (uint32_t l = 0; l < rt->nlanes; l++) {
+        ravel__use_lane(l);
+        ravel__spawn_executor(false);
+        rt->lanes[l].last_progress = atomic_load(&rt->sh->progress);
+        rt->lanes[l].last_change = ravel__now();
+    }
+    double last_line = 0;
     for (;;) {
-        struct pollfd p = {rt->sv_in, POLLIN, 0};
-        int n = poll(&p, 1, 50);
-        if (n > 0 && (p.revents & POLLIN)) {
+        struct pollfd p[RAVEL__MAX_LANES];
+        uint32_t which[RAVEL__MAX_LANES], np = 0;
+        for (uint32_t l = 0; l < rt->nlanes; l++) {
+            if (!rt->lanes[l].child)
+                continue;
+            p[np] = (struct pollfd){rt->lanes[l].sv_in, POLLIN, 0};
+            which[np++] = l;
+        }
+        if (np == 0)
+            break; /* every lane has finished */
+        int n = poll(p, np, 50);
+        for (uint32_t i = 0; n > 0 && i < np; i++) {
+            if (!(p[i].revents & POLLIN))
+                continue;
+            ravel__use_lane(which[i]);
             struct ravel__msg m;
-            ssize_t r = read(rt->sv_in, &m, sizeof m);
-            if (r == (ssize_t)sizeof m)
+            if (read(rt->sv_in, &m, sizeof m) == (ssize_t)sizeof m)
                 handle_message(&m);
         }
         if (sv.interrupted) {
-            kill(sv.child, SIGKILL);
-            int st;
-            while (waitpid(sv.child, &st, 0) < 0 && errno == EINTR)
-                ;
+            stop_lanes(true);
             break;
         }
+        if (sv.stop)
+            stop_lanes(false);
         int st;
-        pid_t w = waitpid(sv.child, &st, WNOHANG);
-        if (w == sv.child) {
-            if (sv.done || sv.error)
-                break;
-            if (WIFSIGNALED(st) && atomic_load(&sh->in_execution)) {
-                struct ravel__exec *x = &sh->exec;
-                if (x->failure.kind == RAVEL__FAIL_NONE) {
-                    x->failure.kind = RAVEL__FAIL_CRASH;
-                    x->failure.value = WTERMSIG(st);
-                    x->failure.thread = x->running;
-                    x->failure.step = x->nevents;
-                    x->failure.obj = RAVEL__NONE;
-                }
-                if (after_death()) {
-                    ravel__spawn_executor();
-                    last_change = ravel__now();
+        pid_t w;
+        while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+            for (uint32_t l = 0; l < rt->nlanes; l++) {
+                if (rt->lanes[l].child != w)
                     continue;
+                rt->lanes[l].child = 0;
+                if (!rt->lanes[l].done && !sv.stop) {
+                    ravel__use_lane(l);
+                    lane_died(st);
                 }
-                break;
             }
-            sv.error = true;
-            /* The reason is often in what the program (or a sanitizer in
-             * ravel's own build) printed last. */
-            size_t olen;
-            char *out = read_capture(rt->cap_err, 0, &olen);
-            char last[200] = "";
-            if (out) {
-                while (olen && (out[olen - 1] == '\n' || out[olen - 1] == ' '))
-                    out[--olen] = 0;
-                char *nl = strrchr(out, '\n');
-                snprintf(last, sizeof last, "; its last output: %s",
-                         nl ? nl + 1 : out);
-                free(out);
-            }
-            if (WIFSIGNALED(st))
-                snprintf(sv.errmsg, sizeof sv.errmsg,
-                         "the program died of signal %d outside an "
-                         "execution (in its constructors, or in ravel)%s",
-                         WTERMSIG(st), last);
-            else
-                snprintf(sv.errmsg, sizeof sv.errmsg,
-                         "the program ended (status %d) outside an "
-                         "execution, before ravel finished its run%s",
-                         WEXITSTATUS(st), last);
-            break;
         }
+        if (sv.stop)
+            stop_lanes(false);
         double now = ravel__now();
-        uint64_t prog = atomic_load(&sh->progress);
-        if (prog != last_progress || !atomic_load(&sh->in_execution)) {
-            last_progress = prog;
-            last_change = now;
-        } else if (rt->opt.watchdog > 0 &&
-                   now - last_change > rt->opt.watchdog) {
-            hang(sv.child);
-            if (after_death()) {
-                ravel__spawn_executor();
-                last_change = ravel__now();
+        for (uint32_t l = 0; l < rt->nlanes && !sv.stop; l++) {
+            struct ravel__lane_io *ln = &rt->lanes[l];
+            if (!ln->child || ln->done)
                 continue;
+            uint64_t prog = atomic_load(&ln->sh->progress);
+            if (prog != ln->last_progress ||
+                !atomic_load(&ln->sh->in_execution)) {
+                ln->last_progress = prog;
+                ln->last_change = now;
+            } else if (rt->opt.watchdog > 0 &&
+                       now - ln->last_change > rt->opt.watchdog) {
+                ravel__use_lane(l);
+                pid_t child = ln->child;
+                ln->child = 0;
+                hang(child);
+                if (after_death()) {
+                    ravel__spawn_executor(true);
+                    ln->last_change = ravel__now();
+                } else {
+                    ln->done = true;
+                    sv.stop = true;
+                }
             }
-            break;
         }
         if (now - last_line >= 0.25) {
             progress_line();
             last_line = now;
         }
     }
+    merge_lanes();
+    ravel__use_lane(0);
     clear_progress();
     int code = ravel__sv_finish();
     REAL(_exit)(code);
     __builtin_unreachable();
-}
-
-void ravel__sv_set_child(pid_t pid)
-{
-    sv.child = pid;
 }

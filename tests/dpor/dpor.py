@@ -5,6 +5,7 @@ counts      DPOR explores exactly the Mazurkiewicz traces of the classic
             benchmarks (bench/dpor): complete executions == traces ==
             the published count; optimal DPOR abandons no execution,
             source DPOR counts the ones it abandons apart
+jobs        --jobs 2 and 3 explore the same set of traces as one search
 oracle      on programs with locks, condition variables, heap objects,
             nested thread creation, data choices and atomic sections,
             optimal and source DPOR find exactly the set of traces that
@@ -64,7 +65,7 @@ COUNTS = [
 def group_counts(args):
     for name, n, want in COUNTS:
         for mode in ("optimal", "source"):
-            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--executions", "0",
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--jobs", "1", "--executions", "0",
                          "--trace-fingerprints", prog=os.path.join(args.bench, name), prog_args=[str(n)])
             what = "%s(%d) %s" % (name, n, mode)
             if not check(p.returncode == 0 and s, "%s: exit %d %s" % (what, p.returncode, p.stderr[-500:])):
@@ -90,12 +91,13 @@ ORACLE = [("nested", 6), ("locks", 16), ("condvar", 40), ("heap", 20),
 def group_oracle(args):
     for name, want in ORACLE:
         prog = os.path.join(args.progs, name)
-        p, ref = ravel(args, "--strategy", "dfs", "--preemption-bound", "3", "--executions", "0", prog=prog)
+        p, ref = ravel(args, "--strategy", "dfs", "--preemption-bound", "3", "--jobs", "1", "--executions", "0",
+                       prog=prog)
         if not check(p.returncode == 0 and ref and ref["complete"], "%s dfs: %s" % (name, p.stderr[-400:])):
             continue
         check(ref["traces"] == want, "%s: DFS saw %d traces, expected %d" % (name, ref["traces"], want))
         for mode in ("optimal", "source"):
-            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--executions", "0",
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--jobs", "1", "--executions", "0",
                          "--trace-fingerprints", prog=prog)
             what = "%s %s" % (name, mode)
             if not check(p.returncode == 0 and s, "%s: exit %d %s" % (what, p.returncode, p.stderr[-400:])):
@@ -108,6 +110,34 @@ def group_oracle(args):
             if mode == "optimal" and name != "atomic_section":
                 check(s["executions"] == s["traces"] and s["blocked"] == 0,
                       "%s: %d executions for %d traces" % (what, s["executions"], s["traces"]))
+
+
+def group_jobs(args):
+    # Lanes explore exactly the traces one search explores: same count, same
+    # digest of the set of fingerprints. (Executions abandoned by sleep sets
+    # can differ by a few: which lane takes a branch first depends on
+    # timing.)
+    progs = [(os.path.join(args.bench, n), [str(k)]) for n, k in
+             (("readers", 8), ("lastzero", 10), ("indexer", 14), ("filesystem", 18), ("fib_bench", 0))]
+    progs += [(os.path.join(args.progs, n), []) for n, _ in ORACLE]
+    for prog, pargs in progs:
+        name = os.path.basename(prog) + "".join("(%s)" % a for a in pargs)
+        runs = {}
+        for jobs, mode in (("1", "optimal"), ("1", "source"), ("2", "source"), ("3", "source")):
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--jobs", jobs, "--executions", "0",
+                         "--trace-fingerprints", prog=prog, prog_args=pargs)
+            if check(p.returncode == 0 and s and s["complete"], "%s --jobs %s: %s" % (name, jobs, p.stderr[-400:])):
+                runs[(jobs, mode)] = s
+        if len(runs) != 4:
+            continue
+        one = runs[("1", "optimal")]
+        print("%s: %d traces; executions: optimal %d, source %d, source with 2 and 3 jobs %d %d" % (
+            name, one["traces"], one["executions"], runs[("1", "source")]["executions"],
+            runs[("2", "source")]["executions"], runs[("3", "source")]["executions"]))
+        for key, s in runs.items():
+            check(s["traces"] == one["traces"] and s["trace_digest"] == one["trace_digest"],
+                  "%s --jobs %s %s: %d traces (digest %s), one optimal search: %d (%s)" % (
+                      name, key[0], key[1], s["traces"], s["trace_digest"], one["traces"], one["trace_digest"]))
 
 
 def group_bounds(args):
@@ -176,7 +206,7 @@ def main():
     ap.add_argument("--bench", required=True)
     ap.add_argument("--progs", required=True)
     args = ap.parse_args()
-    {"counts": group_counts, "oracle": group_oracle, "bounds": group_bounds, "choose": group_choose,
+    {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "bounds": group_bounds, "choose": group_choose,
      "assume": group_assume, "atomic": group_atomic,
      "guarantees": group_guarantees}[args.group](args)
     if FAILURES:
