@@ -267,6 +267,17 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  "use either --preemption-bound or --delay-bound, not both");
         return -1;
     }
+    if (o->shard) {
+        unsigned i, n;
+        char end;
+        if (sscanf(o->shard, "%u/%u%c", &i, &n, &end) != 2 || n == 0 ||
+            i == 0 || i > n || n > 65536) {
+            snprintf(err, errlen, "--shard must be I/N with 1 <= I <= N "
+                                  "(got '%s')",
+                     o->shard);
+            return -1;
+        }
+    }
     static const char *const dpor_modes[] = {"optimal", "source", NULL};
     if (!o->dpor_mode || !one_of(o->dpor_mode, dpor_modes)) {
         snprintf(err, errlen, "--dpor-mode must be optimal or source");

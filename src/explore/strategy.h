@@ -98,6 +98,8 @@ struct ravel__strategy_config {
     bool resume;
     uint64_t max_steps;     /* the shared memory was sized for these */
     uint32_t lane, lanes;   /* this executor's lane of `lanes` (--jobs) */
+    uint32_t shard, shards; /* explore only shard `shard` (0-based) of
+                               `shards` (0: not sharded) */
     const char *dpor_mode;  /* "optimal" or "source" */
     bool fingerprints;      /* dpor: count traces by fingerprint */
     struct ravel__explore_stats *stats;

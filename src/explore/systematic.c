@@ -92,6 +92,7 @@ struct sys {
     struct ravel__wseq v;
     bool multi;        /* this execution has blocks of several events */
     bool fingerprints; /* also count traces by fingerprint */
+    uint32_t shard, shards; /* --shard (shards 0: not sharded) */
     bool fp_full;
     uint64_t wut_misses; /* replayed wakeup steps that were not possible */
     bool debug;          /* RAVEL_DEBUG_DPOR: log decisions, to stderr or
@@ -782,6 +783,38 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
     return 0;
 }
 
+/* ---- sharding ---------------------------------------------------------- */
+
+/*
+ * After the first execution, identical in every shard: its path holds the
+ * alternatives it showed must be explored. Numbered in path order (threads
+ * in index order at each node; a data choice's other values are one
+ * alternative), alternative k belongs to shard k mod N; the others are
+ * marked foreign and never taken here. Foreign threads stay in the
+ * backtrack sets, so that races covered by them are not added again:
+ * their shard explores them, with sleep sets of its own. Alternatives
+ * found later, even at these nodes, belong to the shard that found them.
+ * Called with the lock.
+ */
+static void keep_share(struct sys *s)
+{
+    struct ravel__pathent *path = my_path(s);
+    uint32_t depth = my_lane(s)->depth, k = 0;
+    for (uint32_t i = 0; i < depth; i++) {
+        struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        if (nd->nvalues) {
+            if (nd->vtaken < nd->nvalues && k++ % s->shards != s->shard)
+                nd->vforeign = 1;
+            continue;
+        }
+        uint64_t cand = nd->backtrack & ~nd->done & ~nd->sleep & nd->enabled;
+        for (uint64_t m = cand; m; m &= m - 1)
+            if (within_bound(s, nd, lowest(m)) &&
+                k++ % s->shards != s->shard)
+                nd->foreign |= bit(lowest(m));
+    }
+}
+
 /* ---- taking the next branch --------------------------------------------- */
 
 /* Records that thread p's branch at nd is taken now; returns the threads
@@ -799,7 +832,7 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
                             struct ravel__lane *ln)
 {
     if (nd->nvalues) {
-        if (nd->vtaken >= nd->nvalues)
+        if (nd->vtaken >= nd->nvalues || nd->vforeign)
             return RAVEL__NONE;
         uint32_t v = (nd->vfirst + nd->vtaken++) % nd->nvalues;
         ln->branch_sleep = nd->sleep;
@@ -833,7 +866,8 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
         }
         return RAVEL__NONE;
     }
-    uint64_t cand = nd->backtrack & ~nd->done & ~nd->sleep & nd->enabled;
+    uint64_t cand =
+        nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
     for (uint64_t m = cand; m; m &= m - 1)
         if (!within_bound(s, nd, lowest(m)))
             cand &= ~bit(lowest(m));
@@ -895,12 +929,12 @@ static bool steal(struct sys *s, struct ravel__lane *ln)
             const struct ravel__tnode *nd = ravel__tree_node(t, op[i].node);
             bool pending;
             if (nd->nvalues)
-                pending = nd->vtaken < nd->nvalues;
+                pending = nd->vtaken < nd->nvalues && !nd->vforeign;
             else if (s->mode == MODE_OPTIMAL)
                 pending = nd->wut != RAVEL__NIL;
             else
                 pending = (nd->backtrack & ~nd->done & ~nd->sleep &
-                           nd->enabled) != 0;
+                           ~nd->foreign & nd->enabled) != 0;
             if (pending) {
                 best_lane = l;
                 best_i = i;
@@ -1073,6 +1107,8 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         base->failed = true;
         return false;
     }
+    if (s->shards > 1 && atomic_load(&t->executions) == 1)
+        keep_share(s);
     bool more = next_branch(s);
     publish_stats(s);
     if (!more) {
@@ -1090,9 +1126,18 @@ static void sys_finish(struct ravel__strategy *base)
     publish_stats(s);
     const char *what = s->mode == MODE_DFS ? "DFS" : "DPOR";
     int32_t bound = s->t->bound;
+    char shard[48] = "";
+    if (s->shards > 1)
+        snprintf(shard, sizeof shard, "shard %u/%u: ", s->shard + 1,
+                 s->shards);
     const char *bname =
         s->bk == BOUND_PREEMPTION ? "preemption" : "delay";
-    if (s->t->exhausted && s->bk == BOUND_NONE)
+    if (s->t->exhausted && s->bk == BOUND_NONE && s->shards > 1)
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "%sexhausted: all %" PRIu64 " traces of this shard (with "
+                 "the other %u shard%s: every trace)",
+                 shard, st->traces, s->shards - 1, s->shards > 2 ? "s" : "");
+    else if (s->t->exhausted && s->bk == BOUND_NONE)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "exhausted: all %" PRIu64 " traces%s", st->traces,
                  s->mode == MODE_DFS ? " (every interleaving tried)" : "");
@@ -1177,6 +1222,8 @@ struct ravel__strategy *ravel__systematic_new(
         snprintf(s->debug_path, sizeof s->debug_path, "%s.lane%u", dbg,
                  c->lane);
     s->lane = c->lane;
+    s->shard = c->shard;
+    s->shards = c->shards;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;
         s->max_bound = c->preemption_bound;
@@ -1190,7 +1237,7 @@ struct ravel__strategy *ravel__systematic_new(
      * lanes (--jobs) and bounds use source sets. */
     if (!dpor)
         s->mode = MODE_DFS;
-    else if (s->bk != BOUND_NONE || c->lanes > 1 ||
+    else if (s->bk != BOUND_NONE || c->lanes > 1 || c->shards > 1 ||
              (c->dpor_mode && !strcmp(c->dpor_mode, "source")))
         s->mode = MODE_SOURCE;
     else

@@ -15,6 +15,8 @@
 #include "../common/hash.h"
 
 #include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -278,4 +280,38 @@ bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full)
                 return false;
         }
     }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ravel__tree_fp_write(const struct ravel__tree *t, int fd)
+{
+    const uint64_t *set = (const uint64_t *)((const char *)t + t->fp_off);
+    size_t n = 0;
+    uint64_t *all = malloc((atomic_load(&((struct ravel__tree *)t)->fp_count) + 1) *
+                           sizeof *all);
+    if (!all)
+        return -1;
+    for (uint32_t j = 0; j < t->fp_cap; j++)
+        if (set[j])
+            all[n++] = set[j];
+    qsort(all, n, sizeof *all, cmp_u64);
+    char buf[4096];
+    size_t len = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%016llx\n",
+                                (unsigned long long)all[i]);
+        if (len > sizeof buf - 32 || i + 1 == n) {
+            if (write(fd, buf, len) != (ssize_t)len)
+                rc = -1;
+            len = 0;
+        }
+    }
+    free(all);
+    return rc;
 }

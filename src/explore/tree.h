@@ -72,6 +72,9 @@ struct ravel__tnode {
     /* Threads whose step here was a block of several operations (an
      * atomic section): their accesses are not kept, so they never sleep. */
     uint64_t done_multi;
+    /* Sharding (--shard): alternatives left to other shards. */
+    uint64_t foreign;
+    uint8_t vforeign; /* value node: its other values are */
     uint32_t wut;       /* optimal DPOR: pending branches, leftmost first */
     _Atomic uint32_t refs; /* paths through this node; free list link */
     uint32_t current;   /* thread that reached the scheduling point */
@@ -180,5 +183,9 @@ void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first);
 /* Adds a trace fingerprint to the shared set; true if it is new. When the
  * set is full nothing is added and false is returned (*full set). */
 bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full);
+
+/* Writes every fingerprint of the shared set to fd, one hexadecimal
+ * number per line, in increasing order. Returns -1 on a write error. */
+int ravel__tree_fp_write(const struct ravel__tree *t, int fd);
 
 #endif

@@ -350,9 +350,15 @@ void ravel__make_strategy(bool resume)
         .lane = rt->lane,
         .lanes = rt->nlanes,
         .dpor_mode = o->dpor_mode,
-        .fingerprints = o->trace_fingerprints,
+        .fingerprints = o->trace_fingerprints || o->fingerprints_file,
         .stats = &rt->sh->stats,
     };
+    if (o->shard) {
+        unsigned i = 1, n = 1;
+        sscanf(o->shard, "%u/%u", &i, &n);
+        c.shard = i - 1;
+        c.shards = n;
+    }
     char err[256];
     rt->strategy = ravel__strategy_new(&c, err, sizeof err);
     if (!rt->strategy)

@@ -16,6 +16,7 @@
 #include "rt.h"
 
 #include "../common/json.h"
+#include "../explore/tree.h"
 #include "../report/report.h"
 #include "../report/symbolize.h"
 #include "real.h"
@@ -543,6 +544,18 @@ int ravel__sv_finish(void)
                      sizeof last_ticket);
     }
 
+    if (rt->opt.fingerprints_file && ravel__tree_valid(rt->strategy_mem)) {
+        int fd = open(rt->opt.fingerprints_file,
+                      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (fd < 0 || ravel__tree_fp_write(rt->strategy_mem, fd) != 0 ||
+            close(fd) != 0) {
+            char msg[PATH_MAX + 100];
+            int n = snprintf(msg, sizeof msg,
+                             "ravel: warning: cannot write %s: %s\n",
+                             rt->opt.fingerprints_file, strerror(errno));
+            out_err(msg, (size_t)n);
+        }
+    }
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (sv.error)
         ravel__sb_printf(&sb, "ravel: error: %s\n", sv.errmsg);

@@ -6,6 +6,8 @@ counts      DPOR explores exactly the Mazurkiewicz traces of the classic
             the published count; optimal DPOR abandons no execution,
             source DPOR counts the ones it abandons apart
 jobs        --jobs 2 and 3 explore the same set of traces as one search
+shards      --shard 1/N .. N/N (N = 2, 3): the union of the shards'
+            traces is the unsharded run's set
 oracle      on programs with locks, condition variables, heap objects,
             nested thread creation, data choices and atomic sections,
             optimal and source DPOR find exactly the set of traces that
@@ -140,6 +142,43 @@ def group_jobs(args):
                       name, key[0], key[1], s["traces"], s["trace_digest"], one["traces"], one["trace_digest"]))
 
 
+def fingerprints(args, prog, pargs, *opts):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "fp")
+        p, s = ravel(args, "--strategy", "dpor", "--executions", "0", "--jobs", "1", "--fingerprints-file", out,
+                     *opts, prog=prog, prog_args=pargs)
+        fps = open(out).read().split() if os.path.exists(out) else None
+    return p, s, fps
+
+
+def group_shards(args):
+    # The union of the shards' traces is exactly the unsharded run's.
+    progs = [(os.path.join(args.bench, n), [str(k)]) for n, k in
+             (("readers", 8), ("lastzero", 10), ("indexer", 14), ("filesystem", 18))]
+    progs += [(os.path.join(args.progs, n), []) for n in ("nested", "locks", "condvar", "heap", "choose_race")]
+    for prog, pargs in progs:
+        name = os.path.basename(prog) + "".join("(%s)" % a for a in pargs)
+        p, s, whole = fingerprints(args, prog, pargs)
+        if not check(p.returncode == 0 and s and whole, "%s unsharded: %s" % (name, p.stderr[-400:])):
+            continue
+        check(len(whole) == s["traces"], "%s: %d fingerprints written for %d traces" % (name, len(whole), s["traces"]))
+        for n in (2, 3):
+            union, total, execs = set(), 0, []
+            for i in range(1, n + 1):
+                p, s, fps = fingerprints(args, prog, pargs, "--shard", "%d/%d" % (i, n))
+                if not check(p.returncode == 0 and s and fps is not None and s["complete"],
+                             "%s shard %d/%d: %s" % (name, i, n, p.stderr[-400:])):
+                    break
+                check(("shard %d/%d" % (i, n)) in s["guarantee"], "%s: guarantee %r" % (name, s["guarantee"]))
+                union |= set(fps)
+                total += len(fps)
+                execs.append(s["executions"])
+            else:
+                print("%s, %d shards: %d traces in all, %d distinct (unsharded %d); executions %s" % (
+                    name, n, total, len(union), len(whole), "+".join(map(str, execs))))
+                check(union == set(whole), "%s, %d shards: the union differs from the unsharded run" % (name, n))
+
+
 def group_bounds(args):
     prog = os.path.join(args.progs, "preempt3")
     for strategy in ("dfs", "dpor"):
@@ -206,7 +245,8 @@ def main():
     ap.add_argument("--bench", required=True)
     ap.add_argument("--progs", required=True)
     args = ap.parse_args()
-    {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "bounds": group_bounds, "choose": group_choose,
+    {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "shards": group_shards,
+     "bounds": group_bounds, "choose": group_choose,
      "assume": group_assume, "atomic": group_atomic,
      "guarantees": group_guarantees}[args.group](args)
     if FAILURES:
