@@ -20,6 +20,7 @@ struct autos {
     struct ravel__strategy *dpor, *pct;
     struct ravel__explore_stats dpor_stats, pct_stats;
     bool switched;
+    uint32_t lane; /* lanes (--jobs): only lane 0 goes on with PCT */
     uint64_t budget;
     double time_budget, start;
     uint64_t dpor_execs, pct_execs;
@@ -91,17 +92,24 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
             base->failed = true;
             return false;
         }
-        if (!more) {
+        if (!more && a->dpor->exhausted) {
             base->exhausted = true;
             base->stats->complete = 1;
             return false;
         }
-        bool half_execs = a->budget && a->dpor_execs * 2 >= a->budget;
+        /* Half the budget, counted over all lanes (execution numbers
+         * are). */
+        bool half_execs = a->budget && (x->number + 1) * 2 >= a->budget;
         bool half_time =
             a->time_budget > 0 && now() - a->start >= a->time_budget / 2;
-        if (half_execs || half_time)
-            a->switched = true;
-        return true;
+        if (more && !half_execs && !half_time)
+            return true;
+        /* Time for PCT (decided here, or by another lane, which made DPOR
+         * stop): lane 0 runs it, the other lanes end. */
+        ravel__systematic_abandon(a->dpor);
+        a->switched = true;
+        merge_stats(a);
+        return a->lane == 0;
     }
     a->pct_execs++;
     more = a->pct->ops->end(a->pct, x, blocked);
@@ -142,8 +150,13 @@ static bool auto_start(struct ravel__strategy *base)
     struct autos *a = (struct autos *)base;
     if (a->dpor->ops->start(a->dpor))
         return true;
+    merge_stats(a);
     base->exhausted = a->dpor->exhausted;
     base->stats->complete = a->dpor_stats.complete;
+    if (!a->dpor->exhausted && a->lane == 0) {
+        a->switched = true; /* another lane switched to PCT */
+        return true;
+    }
     return false;
 }
 
@@ -175,6 +188,7 @@ struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)
     a->base.ops = &auto_ops;
     a->base.stats = c->stats;
     a->budget = c->executions;
+    a->lane = c->lane;
     a->time_budget = c->time;
     a->start = now();
     c->stats->bound = -1;

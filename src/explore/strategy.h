@@ -120,5 +120,8 @@ struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c);
 struct ravel__strategy *ravel__systematic_new(
     const struct ravel__strategy_config *c, bool dpor);
 struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c);
+/* Stops a systematic search before it is exhausted (auto switching to
+ * PCT): this lane gives up its branch, and every lane's search ends. */
+void ravel__systematic_abandon(struct ravel__strategy *s);
 
 #endif

@@ -964,6 +964,26 @@ static bool steal(struct sys *s, struct ravel__lane *ln)
     return true;
 }
 
+/* This lane holds no branch any more. Called with the lock. */
+static void leave(struct sys *s, struct ravel__lane *ln)
+{
+    release_path(s, ln, 0);
+    ln->prefix = ln->committed = 0;
+    if (ln->busy) {
+        ln->busy = 0;
+        s->t->busy--;
+    }
+}
+
+void ravel__systematic_abandon(struct ravel__strategy *base)
+{
+    struct sys *s = (struct sys *)base;
+    ravel__tree_lock(s->t);
+    s->t->abandoned = 1;
+    leave(s, my_lane(s));
+    ravel__tree_unlock(s->t);
+}
+
 static void pause_briefly(unsigned round)
 {
     struct timespec ts = {0, round < 10 ? 50000 : 1000000};
@@ -978,6 +998,11 @@ static bool next_branch(struct sys *s)
 {
     struct ravel__tree *t = s->t;
     struct ravel__lane *ln = my_lane(s);
+    if (t->abandoned) {
+        leave(s, ln);
+        ravel__tree_unlock(t);
+        return false;
+    }
     if (ln->busy) {
         ln->committed = ln->depth;
         if (take_own(s, ln) || (t->nlanes > 1 && steal(s, ln))) {
@@ -986,12 +1011,13 @@ static bool next_branch(struct sys *s)
         }
         /* Nothing here: wait for the other lanes, which may still add
          * work. */
-        release_path(s, ln, 0);
-        ln->prefix = ln->committed = 0;
-        ln->busy = 0;
-        t->busy--;
+        leave(s, ln);
     }
     for (unsigned round = 0;; round++) {
+        if (t->abandoned) {
+            ravel__tree_unlock(t);
+            return false;
+        }
         if (t->busy == 0) {
             if (t->exhausted) {
                 ravel__tree_unlock(t);
@@ -1111,7 +1137,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         keep_share(s);
     bool more = next_branch(s);
     publish_stats(s);
-    if (!more) {
+    if (!more && !t->abandoned) {
         t->exhausted = 1;
         base->exhausted = true;
         base->stats->complete = 1;
@@ -1190,7 +1216,7 @@ static bool sys_start(struct ravel__strategy *base)
     ravel__tree_lock(t);
     bool more = next_branch(s);
     publish_stats(s);
-    if (!more)
+    if (!more && !t->abandoned)
         base->exhausted = true;
     return more;
 }

@@ -58,7 +58,8 @@ static struct {
     struct ravel__strbuf differing;
     bool stop;          /* stop every lane: a bug (without
                            --keep-going) or an error */
-    uint32_t last_done; /* lane that finished last: its figures */
+    uint32_t last_done; /* lane whose figures the summary shows */
+    bool lane0_done;
 } sv;
 
 static bool use_color(void)
@@ -666,7 +667,12 @@ static void handle_message(const struct ravel__msg *m)
         break;
     case RAVEL__MSG_DONE:
         ravel__rt.lanes[ravel__rt.lane].done = true;
-        sv.last_done = ravel__rt.lane;
+        /* Its figures are final: lane 0's are preferred (after auto's
+         * DPOR, it alone runs PCT). */
+        if (ravel__rt.lane == 0 || !sv.lane0_done)
+            sv.last_done = ravel__rt.lane;
+        if (ravel__rt.lane == 0)
+            sv.lane0_done = true;
         break;
     case RAVEL__MSG_ERROR:
         sv.error = true;
