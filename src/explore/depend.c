@@ -252,11 +252,26 @@ static bool dominates(uint8_t later, uint8_t earlier)
     return true;
 }
 
+/* dominated[later]: the classes of earlier entries it drops (a bit per
+ * class), computed once. */
+static uint16_t dominated[RAVEL__ACC_CLASSES];
+
+static void init_dominated(void)
+{
+    if (dominated[RAVEL__ACC_WRITE])
+        return; /* a write dominates a write: never 0 once computed */
+    for (int l = 0; l < RAVEL__ACC_CLASSES; l++)
+        for (int e = 0; e < RAVEL__ACC_CLASSES; e++)
+            if (dominates((uint8_t)l, (uint8_t)e))
+                dominated[l] |= (uint16_t)(1u << e);
+}
+
 static void obj_push(struct ravel__hb_obj *o, uint32_t e, uint8_t cls)
 {
     uint32_t k = 0;
+    uint16_t drop = dominated[cls];
     for (uint32_t j = 0; j < o->n; j++) {
-        if (dominates(cls, o->cls[j]))
+        if (drop & (1u << o->cls[j]))
             continue;
         o->ev[k] = o->ev[j];
         o->cls[k] = o->cls[j];
@@ -299,19 +314,20 @@ static int cmp_desc(const void *a, const void *b)
 }
 
 int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
-                      ravel__race_fn race, void *ctx)
+                      uint32_t from, ravel__race_fn race, void *ctx)
 {
     uint32_t nt = x->nthreads;
     if (nt > RAVEL__HB_THREADS)
         return -1;
     uint32_t n = x->nevents;
+    if (from > hb->nevents || from > n)
+        from = 0;
+    init_dominated();
     if (n > hb->cap) {
-        free(hb->clocks);
-        free(hb->tindex);
         hb->cap = n + n / 2 + 16;
-        hb->clocks = malloc((size_t)hb->cap * RAVEL__HB_THREADS *
-                            sizeof *hb->clocks);
-        hb->tindex = malloc((size_t)hb->cap * sizeof *hb->tindex);
+        hb->clocks = realloc(hb->clocks, (size_t)hb->cap * RAVEL__HB_THREADS *
+                                             sizeof *hb->clocks);
+        hb->tindex = realloc(hb->tindex, (size_t)hb->cap * sizeof *hb->tindex);
         RAVEL__CHECK(hb->clocks && hb->tindex);
     }
     if (!hb->per_thread_last) {
@@ -332,7 +348,30 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
 
     struct cand *cands = NULL;
     uint32_t ncap = 0;
-    for (uint32_t e = 0; e < n; e++) {
+    /* The kept prefix: only the state it leaves (per object, per
+     * thread). */
+    for (uint32_t e = 0; e < from; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        uint32_t t = ev->thread;
+        count[t]++;
+        if (nt > hb->nt) /* threads the last analysis did not have */
+            memset(clock_of(hb, e) + hb->nt, 0,
+                   (nt - hb->nt) * sizeof(uint32_t));
+        struct ravel__access a;
+        ravel__event_access(ev, &a);
+        for (uint8_t k = 0; k < a.n; k++) {
+            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
+            obj_push(o, e, a.cls[k]);
+            if (a.cls[k] == RAVEL__ACC_RELEASE) {
+                if (!o->released)
+                    memset(o->rel_clock, 0, sizeof o->rel_clock);
+                o->released = true;
+                join(o->rel_clock, clock_of(hb, e), nt);
+            }
+        }
+        hb->per_thread_last[t] = e + 1;
+    }
+    for (uint32_t e = from; e < n; e++) {
         const struct ravel__event *ev = &x->events[e];
         uint32_t t = ev->thread;
         uint32_t *c = clock_of(hb, e);
@@ -415,6 +454,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         hb->per_thread_last[t] = e + 1;
     }
     free(cands);
+    hb->nt = nt;
     return 0;
 }
 

@@ -119,6 +119,7 @@ typedef uint32_t ravel__clock[RAVEL__HB_THREADS];
 /* Per-execution happens-before analysis. */
 struct ravel__hb {
     uint32_t nevents;
+    uint32_t nt; /* threads of the execution last analysed */
     uint32_t cap;
     uint32_t *clocks;   /* nevents * RAVEL__HB_THREADS */
     uint32_t *tindex;   /* event -> its index within its thread (1-based) */
@@ -138,12 +139,15 @@ struct ravel__hb {
 typedef void (*ravel__race_fn)(void *ctx, uint32_t earlier, uint32_t later);
 
 /*
- * Computes clocks for every event of x, calling `race` for each race if
- * not NULL. Returns -1 when the execution has more than RAVEL__HB_THREADS
- * threads (nothing computed).
+ * Computes clocks for every event of x, calling `race` for each race
+ * ending at or after event `from` if `race` is not NULL. Events before
+ * `from` must be those of the execution hb last analysed, whose clocks
+ * are kept (an execution that replayed a prefix of the previous one):
+ * only the state they leave is rebuilt. Returns -1 when the execution has
+ * more than RAVEL__HB_THREADS threads (nothing computed).
  */
 int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
-                      ravel__race_fn race, void *ctx);
+                      uint32_t from, ravel__race_fn race, void *ctx);
 void ravel__hb_free(struct ravel__hb *hb);
 /* Does event a happen before event b (a < b)? */
 bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,

@@ -88,6 +88,9 @@ struct sys {
     struct race *races;
     uint32_t nraces, races_cap;
     uint32_t race_from; /* analyse races ending at or after this event */
+    uint32_t hb_keep;   /* the clocks of events before this one, computed
+                           for the previous execution, still hold */
+    bool hb_valid;      /* s->hb holds the last execution's analysis */
     struct ravel__hb hb;
     struct ravel__wseq v;
     bool multi;        /* this execution has blocks of several events */
@@ -903,6 +906,9 @@ static bool take_own(struct sys *s, struct ravel__lane *ln)
         if (ch == RAVEL__NONE)
             continue;
         release_path(s, ln, i + 1);
+        /* The next execution replays this one up to node i. */
+        if (s->hb_valid)
+            s->hb_keep = nd->step;
         if (s->debug)
             dbg(s, "take node %u: %u (was %u)\n", i, ch,
                     path[i].chosen);
@@ -1116,9 +1122,11 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     bool need_hb = s->mode != MODE_DFS || !blocked;
     int hb_ok = -1;
     if (need_hb)
-        hb_ok = ravel__hb_compute(&s->hb, x,
+        hb_ok = ravel__hb_compute(&s->hb, x, s->hb_keep,
                                   s->mode == MODE_DFS ? NULL : collect_race,
                                   s);
+    s->hb_valid = hb_ok == 0;
+    s->hb_keep = 0;
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
                  s->fingerprints || s->multi;
     if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)

@@ -36,7 +36,7 @@ bool ravel__traces_add_fingerprint(struct ravel__traces *t, uint64_t fp)
 
 bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x)
 {
-    if (ravel__hb_compute(&t->hb, x, NULL, NULL) != 0) {
+    if (ravel__hb_compute(&t->hb, x, 0, NULL, NULL) != 0) {
         t->unknown++;
         return false;
     }

@@ -248,14 +248,23 @@ int ravel__executor_main(int argc, char **argv, char **envp)
             rt->sh->stopped_by_limit = 1;
             break;
         }
+        uint64_t t0 = o->profile ? ravel__ticks() : 0;
         if (!first)
             ravel__reset_restore();
         first = false;
+        uint64_t t1 = o->profile ? ravel__ticks() : 0;
         run_one(number);
+        uint64_t t2 = o->profile ? ravel__ticks() : 0;
         bool go_on = after_execution(number);
         atomic_fetch_add(&rt->sh->executions_done, 1);
+        uint64_t t3 = o->profile ? ravel__ticks() : 0;
         bool more = rt->strategy->ops->end(rt->strategy, rt->x,
                                            rt->x->ended == RAVEL__END_BLOCKED);
+        if (o->profile) {
+            rt->sh->prof_reset += t1 - t0;
+            rt->sh->prof_run += t2 - t1;
+            rt->sh->prof_end += ravel__ticks() - t3;
+        }
         if (rt->strategy->exhausted)
             rt->sh->exhausted = 1;
         if (rt->strategy->failed)

@@ -199,6 +199,7 @@ static void setup(void)
     struct ravel__rt *rt = &ravel__rt;
     read_options();
     rt->start_time = ravel__now();
+    rt->start_ticks = ravel__ticks();
     bool replay = !strcmp(rt->opt.strategy, "replay");
     if (replay)
         load_ticket();

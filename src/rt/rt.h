@@ -46,6 +46,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 
 /* Exported from the shared object: interposed names, __tsan_* hooks and
  * the public ravel_* API. Everything else is hidden. */
@@ -83,6 +84,10 @@ struct ravel__shared {
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
+    /* --profile: clock ticks (ravel__ticks) spent resetting the program,
+     * running executions (program and thread switches), in the
+     * strategy's choices during them, and in its analysis after each. */
+    uint64_t prof_reset, prof_run, prof_choose, prof_end;
     uint8_t exhausted;        /* the strategy explored everything */
     uint8_t stopped_by_limit; /* --executions or --time reached */
     char error[512];          /* tool error raised by the executor */
@@ -131,6 +136,20 @@ struct ravel__msg {
 };
 enum { RAVEL__REPLY_GO = 'g', RAVEL__REPLY_STOP = 's' };
 
+/* A cheap clock for --profile: the time-stamp counter where there is one
+ * (the same in every process of the run), converted with the rate
+ * measured over the run. */
+static inline uint64_t ravel__ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
 /* ---- process-private state -------------------------------------------- */
 
 typedef int (*ravel__main_fn)(int, char **, char **);
@@ -167,6 +186,7 @@ struct ravel__rt {
     uint32_t lane, nlanes;
     struct ravel__lane_io *lanes;
     struct ravel__common *common;
+    uint64_t start_ticks; /* ravel__ticks() at start_time */
 };
 extern struct ravel__rt ravel__rt;
 

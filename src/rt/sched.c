@@ -106,7 +106,10 @@ static uint32_t choose_value(void *ctx, uint32_t n)
 {
     struct ravel__worker *w = ctx;
     struct ravel__strategy *s = ravel__rt.strategy;
+    uint64_t t0 = ravel__rt.opt.profile ? ravel__ticks() : 0;
     uint32_t v = s->ops->choose_value(s, ravel__rt.x, n);
+    if (t0)
+        ravel__rt.sh->prof_choose += ravel__ticks() - t0;
     if (v == RAVEL__CHOICE_BLOCKED)
         ravel__block_execution(w);
     if (v == RAVEL__CHOICE_ERROR)
@@ -238,7 +241,10 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     if (n > 1)
         x->choice_points++;
     struct ravel__strategy *s = ravel__rt.strategy;
+    uint64_t t0 = ravel__rt.opt.profile ? ravel__ticks() : 0;
     uint32_t i = s->ops->choose_thread(s, x, enabled, n, me);
+    if (t0)
+        ravel__rt.sh->prof_choose += ravel__ticks() - t0;
     if (i == RAVEL__CHOICE_BLOCKED)
         ravel__block_execution(w);
     if (i == RAVEL__CHOICE_ERROR)

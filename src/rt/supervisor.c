@@ -390,6 +390,43 @@ static void nondeterminism_report(void)
     ravel__sb_free(&sb);
 }
 
+/* --profile: the four shares of the executors' time, in microseconds
+ * per execution (ticks converted at the rate measured over the run). */
+struct profile {
+    double reset, run, choose, end, total;
+};
+
+static struct profile profile_of(uint64_t execs)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    double el = ravel__now() - rt->start_time;
+    double per_tick = el > 0 ? el / (double)(ravel__ticks() - rt->start_ticks)
+                             : 0;
+    double k = execs ? per_tick * 1e6 / (double)execs : 0;
+    struct profile p;
+    p.reset = (double)sh->prof_reset * k;
+    p.choose = (double)sh->prof_choose * k;
+    p.run = (double)(sh->prof_run - sh->prof_choose) * k;
+    p.end = (double)sh->prof_end * k;
+    p.total = p.reset + p.run + p.choose + p.end;
+    return p;
+}
+
+static void profile_line(struct ravel__strbuf *sb, uint64_t execs)
+{
+    struct profile p = profile_of(execs);
+    double t = p.total > 0 ? p.total : 1;
+    ravel__sb_printf(sb,
+                     "ravel: profile, per execution: %.2f us = program and "
+                     "thread switches %.2f (%.0f%%), strategy choices %.2f "
+                     "(%.0f%%), analysis after %.2f (%.0f%%), restoring the "
+                     "program %.2f (%.0f%%)\n",
+                     p.total, p.run, 100 * p.run / t, p.choose,
+                     100 * p.choose / t, p.end, 100 * p.end / t, p.reset,
+                     100 * p.reset / t);
+}
+
 static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -440,6 +477,14 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__sb_printf(&sb, "{\"reads\":%llu,\"writes\":%llu}",
                      (unsigned long long)sh->plain_reads,
                      (unsigned long long)sh->plain_writes);
+    if (rt->opt.profile) {
+        struct profile p = profile_of(execs);
+        ravel__json_key(&sb, &first, "profile_us_per_execution");
+        ravel__sb_printf(&sb,
+                         "{\"total\":%.3f,\"program\":%.3f,\"choices\":%.3f,"
+                         "\"analysis\":%.3f,\"restore\":%.3f}",
+                         p.total, p.run, p.choose, p.end, p.reset);
+    }
     ravel__json_key(&sb, &first, "interrupted");
     ravel__sb_add(&sb, sv.interrupted ? "true" : "false");
     if (sv.error) {
@@ -578,6 +623,8 @@ int ravel__sv_finish(void)
         ravel__sb_addc(&sb, '\n');
         if (sh->stats.guarantee[0])
             ravel__sb_printf(&sb, "ravel: %s\n", sh->stats.guarantee);
+        if (rt->opt.profile)
+            profile_line(&sb, execs);
         if (nbugs == 0 && !sv.error)
             ravel__sb_add(&sb, "ravel: no bugs found\n");
         if (last_ticket[0])
@@ -798,6 +845,10 @@ static void merge_lanes(void)
         struct ravel__shared *from = rt->lanes[l].sh;
         to->executions_done += from->executions_done;
         to->steps += from->steps;
+        to->prof_reset += from->prof_reset;
+        to->prof_run += from->prof_run;
+        to->prof_choose += from->prof_choose;
+        to->prof_end += from->prof_end;
         to->plain_reads += from->plain_reads;
         to->plain_writes += from->plain_writes;
         to->blocked_runs += from->blocked_runs;
