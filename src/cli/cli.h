@@ -40,6 +40,8 @@ RAVEL__NORETURN void ravel__exec_program(const char *cmd,
 int ravel__cmd_run(int argc, char **argv);
 int ravel__cmd_replay(int argc, char **argv);
 int ravel__cmd_lin(int argc, char **argv);
+int ravel__cmd_bench(int argc, char **argv);
+void ravel__help_bench(void);
 void ravel__help_run(void);
 void ravel__help_replay(void);
 void ravel__help_lin(void);

@@ -15,6 +15,7 @@ static const char usage[] =
     "    ravel replay [--gdb] [OPTIONS] TICKET [-- PROGRAM [ARGS...]]\n"
     "    ravel lin --model NAME [OPTIONS] HISTORY...\n"
     "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
+    "    ravel bench [--quick] [--jobs N] [--runs N] [--json]\n"
     "    ravel help [COMMAND]\n"
     "    ravel --version\n"
     "\n"
@@ -37,6 +38,8 @@ static const char usage[] =
     "linearizability\n"
     "    lint     find check-then-act races and inconsistent locking in the\n"
     "             sources, without running them (static analysis)\n"
+    "    bench    the systematic strategies on the classic DPOR "
+    "benchmarks\n"
     "    help     show the manual of a command\n"
     "\n"
     "EXIT STATUS\n"
@@ -60,6 +63,8 @@ int main(int argc, char **argv)
         return ravel__cmd_lin(argc - 1, argv + 1);
     if (!strcmp(cmd, "lint"))
         ravel__cmd_lint(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench"))
+        return ravel__cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ravel %s\n", RAVEL__VERSION);
         return 0;
@@ -73,15 +78,17 @@ int main(int argc, char **argv)
             ravel__help_lin();
         else if (argc > 2 && !strcmp(argv[2], "lint"))
             ravel__help_lint();
+        else if (argc > 2 && !strcmp(argv[2], "bench"))
+            ravel__help_bench();
         else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "replay, lin, lint)",
+                                     "replay, lin, lint, bench)",
                                argv[2]);
         else
             fputs(usage, stdout);
         return 0;
     }
     ravel__usage_error(NULL, "unknown command '%s' (commands: run, replay, "
-                             "lin, lint, help; see 'ravel --help')",
+                             "lin, lint, bench, help; see 'ravel --help')",
                        cmd);
 }

@@ -925,6 +925,15 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
         }
         if (sv.stop)
             stop_lanes(false);
+        /* An executor that said it is done exits at once: wait for it
+         * rather than for the next poll timeout. */
+        for (uint32_t l = 0; l < rt->nlanes; l++) {
+            struct ravel__lane_io *ln = &rt->lanes[l];
+            if (ln->child && ln->done && !sv.stop) {
+                reap(ln->child);
+                ln->child = 0;
+            }
+        }
         int st;
         pid_t w;
         while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
