@@ -6,6 +6,7 @@
  * completely with `ravel run --strategy dpor`, once per configuration:
  *
  *     optimal DPOR, one executor       (wakeup trees: no execution wasted)
+ *     source-set DPOR, one executor    (the baseline of the next line)
  *     source-set DPOR, N executors     (--jobs N, default one per core)
  *
  * and the table gives, for each, the executions, how many sleep sets
@@ -70,13 +71,14 @@ void ravel__help_bench(void)
         "DESCRIPTION\n"
         "    Explores readers(13), lastzero(15), indexer(15), filesystem(19)\n"
         "    and fib_bench completely, with optimal DPOR on one executor and\n"
-        "    with source-set DPOR on N executors, and prints a table: the\n"
-        "    traces (checked against the published count), executions,\n"
-        "    executions abandoned by sleep sets, wall time (median of the\n"
-        "    runs), executions per second, and where the time of one\n"
-        "    execution goes: the program and its thread switches, the\n"
-        "    strategy's choices, the analysis of the finished execution, and\n"
-        "    restoring the program for the next. Published times of GenMC\n"
+        "    with source-set DPOR on one and on N executors (--jobs), and\n"
+        "    prints a table: the traces (checked against the published\n"
+        "    count), executions, executions abandoned by sleep sets, wall\n"
+        "    time (median of the runs), executions per second, and where the\n"
+        "    time of one execution goes: the program and its thread\n"
+        "    switches, the strategy's choices, the analysis of the finished\n"
+        "    execution, and restoring the program for the next. Published\n"
+        "    times of GenMC\n"
         "    and Nidhugg are shown for scale where known.\n"
         "\n"
         "OPTIONS\n"
@@ -350,18 +352,20 @@ int ravel__cmd_bench(int argc, char **argv)
             snprintf(label, sizeof label, "%s(%s)", b->name, arg);
         else
             snprintf(label, sizeof label, "%s", b->name);
-        struct result one = run_median(self, prog, arg, "optimal", "1", runs);
-        struct result many = run_median(self, prog, arg, "source", jobs_s,
-                                        runs);
-        if (json) {
-            print_json(label, "optimal", "1", &one, want);
-            print_json(label, "source", jobs_s, &many, want);
-        } else {
-            print_row(label, "optimal, 1 job", &one, b, true, quick);
-            print_row(label, par, &many, b, false, quick);
-        }
-        for (int k = 0; k < 2; k++) {
-            const struct result *r = k ? &many : &one;
+        struct result res[3] = {
+            run_median(self, prog, arg, "optimal", "1", runs),
+            run_median(self, prog, arg, "source", "1", runs),
+            run_median(self, prog, arg, "source", jobs_s, runs),
+        };
+        static const char *const modes[] = {"optimal", "source", "source"};
+        const char *njobs[] = {"1", "1", jobs_s};
+        const char *configs[] = {"optimal, 1 job", "source, 1 job", par};
+        for (int k = 0; k < 3; k++) {
+            const struct result *r = &res[k];
+            if (json)
+                print_json(label, modes[k], njobs[k], r, want);
+            else
+                print_row(label, configs[k], r, b, k == 0, quick);
             if (!r->ok || r->traces != want) {
                 status = 1;
                 if (!json && r->ok)
