@@ -267,6 +267,12 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  "use either --preemption-bound or --delay-bound, not both");
         return -1;
     }
+    if ((o->shard || o->fingerprints_file) && !systematic &&
+        strcmp(o->strategy, "auto") != 0) {
+        snprintf(err, errlen, "%s needs --strategy dfs, dpor or auto",
+                 o->shard ? "--shard" : "--fingerprints-file");
+        return -1;
+    }
     if (o->shard) {
         unsigned i, n;
         char end;

@@ -28,6 +28,7 @@ static sem_t sem;
 static pthread_key_t key;
 
 static int guarded;          /* under m */
+static int guarded_rec;      /* under rec */
 static int ready;            /* under m, with cv */
 static long shared_table[4]; /* under rw */
 static int spun;             /* under spin */
@@ -70,7 +71,7 @@ static void *worker(void *arg)
 
     pthread_mutex_lock(&rec);
     pthread_mutex_lock(&rec);
-    guarded++;
+    guarded_rec++;
     pthread_mutex_unlock(&rec);
     pthread_mutex_unlock(&rec);
 
