@@ -310,12 +310,10 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
     if (th->state != RAVEL__T_LIVE)
         return false;
     const struct ravel__op *op = &th->pending;
-    const struct ravel__object *o =
-        (op->obj != RAVEL__NONE && ravel__op_obj_kind(op->kind) !=
-                                       RAVEL__OBJ_THREAD &&
-         ravel__op_obj_kind(op->kind) != RAVEL__OBJ_NONE)
-            ? &x->objects[op->obj]
-            : NULL;
+    /* Called for every thread at every step: most operations (atomics,
+     * starts, unlocks ...) never block, and are decided first. The
+     * others name a synchronisation object of their kind. */
+    const struct ravel__object *o;
     switch (op->kind) {
     case RAVEL__OP_JOIN: {
         const struct ravel__thread *tg = &x->threads[op->obj];
@@ -328,17 +326,18 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
         return (th->cond_signaled || op->arg) &&
                mutex_available(x, op->obj2, t);
     case RAVEL__OP_RW_RDLOCK:
+    case RAVEL__OP_SPIN_LOCK:
+        o = &x->objects[op->obj];
         return o->owner == RAVEL__NONE;
     case RAVEL__OP_RW_WRLOCK:
+        o = &x->objects[op->obj];
         return o->owner == RAVEL__NONE && o->readers == 0;
     case RAVEL__OP_SEM_WAIT:
-        return o->value > 0;
+        return x->objects[op->obj].value > 0;
     case RAVEL__OP_BARRIER_LEAVE:
-        return o->generation != th->barrier_gen;
-    case RAVEL__OP_SPIN_LOCK:
-        return o->owner == RAVEL__NONE;
+        return x->objects[op->obj].generation != th->barrier_gen;
     case RAVEL__OP_ONCE:
-        return o->once_state != 1;
+        return x->objects[op->obj].once_state != 1;
     default:
         return true;
     }
