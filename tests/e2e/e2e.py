@@ -101,13 +101,17 @@ def group_expect(args):
     for name, src, exe in programs(args):
         exp = expectations(src)
         if exp["kind"] == "clean":
-            p, s = ravel_run(args, exe, exp, ["--seed", "1", "--executions", "10000"], work)
-            ok = check(p.returncode == 0 and s and s["result"] == "clean",
-                       "%s: expected no report in 10000 executions, got exit %d: %s"
-                       % (name, p.returncode, p.stderr[-2000:]))
-            if ok:
-                check(s["executions"] == 10000 or s["complete"],
-                      "%s: ran %d executions" % (name, s["executions"]))
+            # 10,000 random executions, then the default strategy (DPOR,
+            # exhaustive when the program is small enough).
+            for strategy in ("random", "auto"):
+                p, s = ravel_run(args, exe, exp, ["--strategy", strategy, "--seed", "1",
+                                                  "--executions", "10000"], work)
+                ok = check(p.returncode == 0 and s and s["result"] == "clean",
+                           "%s: expected no report in 10000 %s executions, got exit %d: %s"
+                           % (name, strategy, p.returncode, p.stderr[-2000:]))
+                if ok:
+                    check(s["executions"] == 10000 or s["complete"],
+                          "%s: ran %d executions" % (name, s["executions"]))
             continue
         p, s = ravel_run(args, exe, exp, ["--strategy", "random", "--seed", "1",
                                           "--executions", "1000"], work)
