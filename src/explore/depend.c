@@ -134,16 +134,26 @@ void ravel__op_access(const struct ravel__op *op, uint32_t t,
     classify(op->kind, op->obj, op->obj2, t, true, a);
 }
 
+/* Dependency of two accesses whose objects are named by `obj` or `key`:
+ * exit() is dependent with every access; otherwise some object must be
+ * accessed by both in dependent classes. */
+#define DEPENDENT(a, b, name)                                                 \
+    do {                                                                      \
+        if (((a)->global && ((b)->n || (b)->global)) ||                       \
+            ((b)->global && (a)->n))                                          \
+            return true;                                                      \
+        for (uint8_t i = 0; i < (a)->n; i++)                                  \
+            for (uint8_t k = 0; k < (b)->n; k++)                              \
+                if ((a)->name[i] == (b)->name[k] &&                           \
+                    dep[(a)->cls[i]][(b)->cls[k]])                            \
+                    return true;                                              \
+        return false;                                                         \
+    } while (0)
+
 bool ravel__access_dependent(const struct ravel__access *a,
                              const struct ravel__access *b)
 {
-    if ((a->global && (b->n || b->global)) || (b->global && a->n))
-        return true;
-    for (uint8_t i = 0; i < a->n; i++)
-        for (uint8_t k = 0; k < b->n; k++)
-            if (a->obj[i] == b->obj[k] && dep[a->cls[i]][b->cls[k]])
-                return true;
-    return false;
+    DEPENDENT(a, b, obj);
 }
 
 void ravel__access_keys(const struct ravel__access *a,
@@ -171,13 +181,7 @@ void ravel__access_keys(const struct ravel__access *a,
 bool ravel__kaccess_dependent(const struct ravel__kaccess *a,
                               const struct ravel__kaccess *b)
 {
-    if ((a->global && (b->n || b->global)) || (b->global && a->n))
-        return true;
-    for (uint8_t i = 0; i < a->n; i++)
-        for (uint8_t k = 0; k < b->n; k++)
-            if (a->key[i] == b->key[k] && dep[a->cls[i]][b->cls[k]])
-                return true;
-    return false;
+    DEPENDENT(a, b, key);
 }
 
 /* ---- happens-before -------------------------------------------------- */

@@ -248,6 +248,16 @@ static void sleep_candidates(struct sys *s, const struct ravel__exec *x,
     s->record_event = x->nevents;
 }
 
+/* Replaying a prefix: the next node was reached before, with the sleep
+ * set it recorded (already refined by the events in between). */
+static void replayed_sleep(struct sys *s, uint32_t next_node)
+{
+    const struct ravel__tnode *next = ravel__tree_node(s->t, next_node);
+    s->next_sleep = next->sleep;
+    s->next_read = next->sleep_read;
+    s->settled = RAVEL__NONE;
+}
+
 static void sleep_refine(struct sys *s, const struct ravel__exec *x)
 {
     if (s->settled == RAVEL__NONE) {
@@ -369,11 +379,7 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             return diverged(s, x);
         p = path[c].chosen;
         if (c + 1 < ln->prefix) {
-            const struct ravel__tnode *next =
-                ravel__tree_node(t, path[c + 1].node);
-            s->next_sleep = next->sleep;
-            s->next_read = next->sleep_read;
-            s->settled = RAVEL__NONE;
+            replayed_sleep(s, path[c + 1].node);
         } else {
             /* The branch taken for this execution. */
             if (sleeping)
@@ -469,11 +475,7 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
             return diverged(s, x);
         v = path[c].chosen;
         if (c + 1 < ln->prefix) {
-            const struct ravel__tnode *next =
-                ravel__tree_node(t, path[c + 1].node);
-            s->next_sleep = next->sleep;
-            s->next_read = next->sleep_read;
-            s->settled = RAVEL__NONE;
+            replayed_sleep(s, path[c + 1].node);
         } else {
             /* The branch: the block that made the choice goes on. */
             s->next_sleep = nd->sleep;
