@@ -1070,11 +1070,17 @@ static void publish_stats(struct sys *s)
     st->blocked = atomic_load(&t->blocked);
     st->bound = t->bound;
     st->digest = by_fp ? atomic_load(&t->fp_digest) : 0;
+}
+
+/* How this search explores, for the summary (once). */
+static void describe_method(struct sys *s, uint32_t lanes)
+{
     static const char *const names[] = {"DFS", "source-set DPOR",
                                         "optimal DPOR"};
-    if (t->nlanes > 1)
+    struct ravel__explore_stats *st = s->base.stats;
+    if (lanes > 1)
         snprintf(st->method, sizeof st->method, "%s, %u jobs",
-                 names[s->mode], t->nlanes);
+                 names[s->mode], lanes);
     else
         snprintf(st->method, sizeof st->method, "%s", names[s->mode]);
 }
@@ -1296,5 +1302,6 @@ struct ravel__strategy *ravel__systematic_new(
     }
     s->t = t;
     c->stats->bound = t->bound;
+    describe_method(s, c->lanes);
     return &s->base;
 }
