@@ -258,8 +258,14 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         bool go_on = after_execution(number);
         atomic_fetch_add(&rt->sh->executions_done, 1);
         uint64_t t3 = o->profile ? ravel__ticks() : 0;
-        bool more = rt->strategy->ops->end(rt->strategy, rt->x,
-                                           rt->x->ended == RAVEL__END_BLOCKED);
+        /* A run that stops on this bug kills the other lanes wherever
+         * they are, perhaps holding the lock of the search tree they
+         * share (src/explore/tree.h): then this lane must not touch the
+         * tree again. Alone, it learns from the execution as usual. */
+        bool more = false;
+        if (go_on || rt->nlanes <= 1)
+            more = rt->strategy->ops->end(rt->strategy, rt->x,
+                                          rt->x->ended == RAVEL__END_BLOCKED);
         if (o->profile) {
             rt->sh->prof_reset += t1 - t0;
             rt->sh->prof_run += t2 - t1;

@@ -19,6 +19,9 @@ bounds      a bug needing three preemptions: not reported at preemption
 choose      a bug behind one value of ravel_choose: found by DFS and DPOR
 assume      executions with a false ravel_assume are discarded, not bugs
 atomic      atomic sections and __VERIFIER_atomic_ functions
+stop        a run with two lanes that stops on a bug found late ends, every
+            time (the supervisor kills the other lane wherever it is,
+            perhaps holding the shared search tree's lock)
 guarantees  every strategy states what it guarantees
 
 usage: dpor.py GROUP --ravel BIN --bench DIR --progs DIR
@@ -218,6 +221,19 @@ def group_atomic(args):
           "atomic sections were interleaved: %s %s" % (p.stdout, p.stderr[-600:]))
 
 
+def group_stop(args):
+    prog = os.path.join(args.progs, "late_bug")
+    for i in range(30):
+        try:
+            p, s = ravel(args, "--strategy", "dpor", "--jobs", "2", "--executions", "0", prog=prog, timeout=120)
+        except subprocess.TimeoutExpired:
+            check(False, "run %d with 2 lanes did not end after finding the bug" % i)
+            return
+        if not check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion",
+                     "run %d: the late bug was not reported: %s %s" % (i, p.stdout[-300:], p.stderr[-300:])):
+            return
+
+
 def group_guarantees(args):
     prog = os.path.join(args.bench, "readers")
     cases = [
@@ -247,7 +263,7 @@ def main():
     args = ap.parse_args()
     {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "shards": group_shards,
      "bounds": group_bounds, "choose": group_choose,
-     "assume": group_assume, "atomic": group_atomic,
+     "assume": group_assume, "atomic": group_atomic, "stop": group_stop,
      "guarantees": group_guarantees}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
