@@ -548,6 +548,33 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_addc(&sb, '}');
     }
     ravel__sb_addc(&sb, ']');
+    if (sh->pbt) {
+        /* Property programs (docs/pbt.md). */
+        bool f2 = true;
+        ravel__json_key(&sb, &first, "property");
+        ravel__sb_addc(&sb, '{');
+        ravel__json_key(&sb, &f2, "tests");
+        ravel__sb_printf(&sb, "%u", sh->pbt_tests);
+        ravel__json_key(&sb, &f2, "passed");
+        ravel__sb_printf(&sb, "%u", sh->pbt_passed);
+        ravel__json_key(&sb, &f2, "failed");
+        ravel__sb_add(&sb, sh->pbt_failed ? "true" : "false");
+        ravel__json_key(&sb, &f2, "mode");
+        ravel__json_str(&sb, rt->opt.mode);
+        ravel__json_key(&sb, &f2, "shrink_steps");
+        ravel__sb_printf(&sb, "%llu",
+                         (unsigned long long)sh->pbt_shrink_steps);
+        ravel__json_key(&sb, &f2, "counterexample");
+        if (sh->pbt_failed)
+            ravel__sb_printf(&sb, "{\"commands\":%u,\"parallel\":%u,"
+                                  "\"branches\":%u}",
+                             sh->pbt_counterexample_commands,
+                             sh->pbt_counterexample_parallel,
+                             sh->pbt_counterexample_branches);
+        else
+            ravel__sb_add(&sb, "null");
+        ravel__sb_addc(&sb, '}');
+    }
     ravel__json_key(&sb, &first, "outcomes");
     ravel__sb_addc(&sb, '[');
     for (uint32_t i = 0; i < sh->noutcomes; i++) {
@@ -605,6 +632,8 @@ int ravel__sv_finish(void)
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (sv.error)
         ravel__sb_printf(&sb, "ravel: error: %s\n", sv.errmsg);
+    if (sh->pbt && !is_replay())
+        ravel__sb_add(&sb, sh->pbt_text);
     if (!is_replay()) {
         ravel__sb_printf(&sb, "ravel: %llu execution%s in %.2f s",
                          (unsigned long long)execs, execs == 1 ? "" : "s",
