@@ -830,13 +830,13 @@ void ravel__pbt_judge(void)
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended != RAVEL__END_BLOCKED &&
         R.ran) {
         const struct ravel_model *m = R.m;
-        /* Reports take pcs for return addresses (one byte past the
-         * call): one byte into the first parallel call's run function. */
-        uint64_t pc = 1;
-        for (uint32_t b = 1; b <= R.K && pc == 1; b++)
+        /* The place of a failure: the run function of the first
+         * parallel call. */
+        uint64_t pc = 0;
+        for (uint32_t b = 1; b <= R.K && !pc; b++)
             if (R.nsec[b])
-                pc += (uint64_t)(uintptr_t)
-                          m->commands[R.cmds[R.order[b][0]].cmd].run;
+                pc = (uint64_t)(uintptr_t)
+                         m->commands[R.cmds[R.order[b][0]].cmd].run;
         memset(seq_state, 0, m->state_size);
         if (m->init)
             m->init(seq_state);
@@ -857,7 +857,7 @@ void ravel__pbt_judge(void)
                 else
                     ravel__sb_add(&verdict, ": the postcondition is false");
                 ravel__fail(x, RAVEL__FAIL_POSTCONDITION, 0,
-                            (uint64_t)(uintptr_t)k->run + 1,
+                            (uint64_t)(uintptr_t)k->run,
                             "postcondition: %s", verdict.data);
                 break;
             }
@@ -876,12 +876,20 @@ void ravel__pbt_judge(void)
                             "the model %s",
                             R.nparallel, m->name ? m->name : "");
         }
+        if (x->failure.kind != RAVEL__FAIL_NONE) {
+            /* Where: the run function itself (an exact pc, not a
+             * return address), not thread 1's stack after the run. */
+            x->failure.nframes = 1;
+            x->failure.frames[0] = x->failure.pc;
+            x->failure.frames_exact = 1;
+        }
     }
     if (reporting() && R.generated) {
         struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
         counterexample(&sb);
         if (x->failure.kind != RAVEL__FAIL_NONE)
-            ravel__sb_printf(&sb, "  fails (%s) under this execution's schedule\n",
+            ravel__sb_printf(&sb, "  fails (%s) under this execution's "
+                                 "schedule\n",
                              ravel__fail_kind_name(x->failure.kind));
         fputs(sb.data, stdout);
         fflush(stdout);
