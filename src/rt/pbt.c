@@ -1048,10 +1048,10 @@ static void plan_test(void)
     D.nplan = 0;
     D.size = D.tests > 1 ? 0.1 + 0.9 * D.test / (D.tests - 1) : 1;
     D.case_execs = 0;
-    if (D.exhaustive)
-        new_sys();
-    else
-        use(D.random);
+    /* The first execution of a case draws its values (under a random
+     * schedule); in exhaustive mode a DPOR search of the fixed case
+     * follows (ravel__pbt_next). */
+    use(D.random);
 }
 
 static void driver_init(void)
@@ -1078,11 +1078,6 @@ static void driver_init(void)
     f->seed = D.seed;
     D.follow = &f->base;
     plan_test();
-    /* The first execution already began under the base strategy. */
-    if (rt->strategy != D.random) {
-        struct ravel__strategy *s = rt->strategy;
-        s->ops->begin(s, rt->x->number);
-    }
 }
 
 /* Is the recorded case smaller than the kept one? Fewer commands, then
@@ -1285,6 +1280,10 @@ bool ravel__pbt_next(bool more)
                 go_final();
             return true;
         }
+        if (D.exhaustive && D.case_execs == 1) {
+            new_sys();
+            return true;
+        }
         if (D.exhaustive && more && !D.sys->exhausted &&
             D.case_execs < CASE_EXECUTIONS)
             return true;
@@ -1361,10 +1360,6 @@ static void summary(void)
                          m && m->name ? m->name : "", D.passed,
                          D.passed == 1 ? "" : "s",
                          D.exhaustive ? "exhaustive" : "random", D.branches);
-    if (D.exhaustive)
-        ravel__sb_printf(&sb, "ravel: %llu of the tests had every "
-                              "interleaving explored\n",
-                         (unsigned long long)D.cases_complete);
     if (m && D.total_calls) {
         ravel__sb_printf(&sb, "ravel: commands generated (%llu, %llu in "
                               "branches; %llu left out by preconditions):\n",
@@ -1394,6 +1389,20 @@ static void summary(void)
         ravel__sb_addc(&sb, '\n');
     }
     snprintf(sh->pbt_text, sizeof sh->pbt_text, "%s", sb.data ? sb.data : "");
+    /* What the run promises (the last strategy's text would speak of
+     * one test case only). */
+    if (D.exhaustive)
+        snprintf(sh->stats.guarantee, sizeof sh->stats.guarantee,
+                 "exhaustive: every interleaving explored (DPOR) for %llu "
+                 "of %u test cases",
+                 (unsigned long long)D.cases_complete, ran);
+    else
+        snprintf(sh->stats.guarantee, sizeof sh->stats.guarantee,
+                 "random: one seeded schedule per test case, no coverage "
+                 "guarantee");
+    sh->stats.complete = 0;
+    if (D.follow)
+        use(D.follow); /* its finish leaves the guarantee alone */
     ravel__sb_free(&sb);
     sh->pbt = 1;
     sh->pbt_tests = ran;
