@@ -223,6 +223,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         /* An executor died in the previous execution (still in shared
          * memory): let the strategy learn from it before going on. */
         run = st->ops->end(st, rt->x, false);
+        if (ravel__pbt_active) /* a test case crashed: go on shrinking */
+            run = ravel__pbt_resume();
     } else if (st->ops->start) {
         run = st->ops->start(st);
     }

@@ -164,7 +164,7 @@ static void read_options(void)
  * RAVEL_OPTIONS; a bad one ends the run with a one-line message and
  * exit status 2. Such a program runs one executor with the random
  * strategy as its base (the driver picks the strategy of every
- * execution), and no limit on executions unless one was given.
+ * execution, --strategy is not used) and no limit on executions.
  */
 static void property_options(void)
 {
@@ -209,8 +209,12 @@ static void property_options(void)
         ravel__fatal("%s", err);
     if (strcmp(rt->opt.strategy, "replay") != 0)
         ravel__options_set(&rt->opt, "strategy", "random", err, sizeof err);
-    if (!rt->opt.set[RAVEL__OPT_executions])
-        rt->opt.executions = 0;
+    /* --tests bounds the run; --executions and --time must not cut a
+     * failure's shrinking short (the failure would go unreported): the
+     * driver stops starting new test cases after --time instead. */
+    rt->opt.executions = 0;
+    rt->pbt_time = rt->opt.time;
+    rt->opt.time = 0;
     ravel__pbt_active = true;
 }
 
@@ -256,6 +260,8 @@ static void setup(void)
     struct ravel__rt *rt = &ravel__rt;
     read_options();
     property_options();
+    if (rt->pbt)
+        ravel__pbt_attach(map_shared(ravel__pbt_shared_size()));
     rt->start_time = ravel__now();
     rt->start_ticks = ravel__ticks();
     bool replay = !strcmp(rt->opt.strategy, "replay");

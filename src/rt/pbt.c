@@ -118,7 +118,7 @@ struct cmdrec {
     uint64_t call, ret; /* logical times */
 };
 
-static struct {
+struct rec {
     const struct ravel_model *m;
     uint32_t ndraws;
     uint32_t vals[MAX_DRAWS];
@@ -141,7 +141,7 @@ static struct {
     bool full;      /* a capacity was reached: lists stopped */
     bool generated; /* the program was generated completely */
     bool ran;       /* it ran to its end */
-} R;
+};
 
 /* ---- the driver's state ------------------------------------------------ */
 
@@ -163,7 +163,7 @@ struct kept {
     uint32_t K, prefix_term, nactive, nparallel;
 };
 
-static struct {
+struct driver {
     bool init;
     bool replaying; /* `ravel replay`: values come from the ticket */
     enum phase phase;
@@ -188,8 +188,6 @@ static struct {
     uint32_t cand_tries;
     uint64_t shrink_execs, shrink_steps, shrink_tries;
     bool final_failed;
-    /* Strategies the driver switches between. */
-    struct ravel__strategy *random, *follow, *sys;
     /* Statistics (QuickCheck's tabulate). */
     uint64_t cmd_count[64];
     uint64_t skipped, parallel_calls, total_calls;
@@ -197,7 +195,36 @@ static struct {
     uint64_t sizes[6]; /* 0, 1-2, 3-5, 6-10, 11-20, more */
     uint64_t cases_complete;
     uint32_t passed;
-} D;
+    double time;  /* --time: seconds of testing (shrinking goes on) */
+    bool stopped; /* --time ended testing before --tests */
+};
+
+/*
+ * The record and the driver live in memory shared with the supervisor
+ * (ravel__pbt_attach, before the executor is forked): when a test case
+ * crashes the executor, the supervisor starts a new one, which resumes
+ * the driver from them (ravel__pbt_resume) and goes on shrinking.
+ */
+struct pbt_shared {
+    struct rec r;
+    struct driver d;
+};
+static struct pbt_shared *shared_mem;
+#define R (shared_mem->r)
+#define D (shared_mem->d)
+
+size_t ravel__pbt_shared_size(void)
+{
+    return sizeof(struct pbt_shared);
+}
+
+void ravel__pbt_attach(void *mem)
+{
+    shared_mem = mem;
+}
+
+/* The strategies the driver switches between (this executor's own). */
+static struct ravel__strategy *s_random, *s_follow, *s_sys;
 
 bool ravel__pbt_active;
 
@@ -242,9 +269,12 @@ static bool more(double p)
     return draw(2, (double)(rnd() >> 11) * 0x1p-53 < p) != 0;
 }
 
+/* Generators take a ravel_gen for the API's sake (and for later
+ * per-generator state); everything they need is in R and D. */
 struct ravel_gen {
-    int active;
+    int unused;
 };
+static struct ravel_gen the_gen;
 
 /* The value of [lo, hi] closest to 0, and offsets from it alternating
  * above and below, so that shrinking a draw toward 0 moves the value
@@ -358,10 +388,10 @@ RAVEL__EXPORT size_t ravel_gen_list(ravel_gen *g, void *out, size_t elem_size,
     double mean = D.size * (double)(max - min) / 2;
     double p = mean / (mean + 1);
     size_t n = 0;
-    while (n < max) {
+    for (;;) {
         uint32_t mark = R.ndraws;
-        if (n >= min && (R.full || !more(p)))
-            break;
+        if (n >= min && (R.full || !more(n >= max ? 0 : p) || n >= max))
+            break; /* a full list draws its end marker too */
         uint32_t s = span_begin(mark, cur_sec, 0);
         void *e = (char *)out + n * elem_size;
         memset(e, 0, elem_size);
@@ -440,7 +470,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
     unsigned weights[64];
     uint32_t attempts = 0;
     cur_sec = sec;
-    while (R.nsec[sec] < max && attempts++ < 3 * max + 3 && !R.full) {
+    while (attempts++ < 3 * max + 3 && !R.full) {
         unsigned total = 0;
         for (unsigned i = 0; i < m->ncommands; i++) {
             const struct ravel_command *k = &m->commands[i];
@@ -449,8 +479,13 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         }
         if (total == 0)
             break;
+        /* A full section still draws its "more?" (fresh: no), and
+         * ends whatever it says: every section ends with a marker, so
+         * deleting a command of a full section does not pull the next
+         * section's first command into it. */
         uint32_t mark = R.ndraws;
-        if (!more(p)) {
+        bool at_max = R.nsec[sec] >= max;
+        if (!more(at_max ? 0 : p) || at_max) {
             if (sec == 0)
                 R.prefix_term = mark;
             return;
@@ -459,7 +494,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
             R.full = true;
             break;
         }
-        uint32_t ci = (uint32_t)ravel_gen_frequency(NULL, weights,
+        uint32_t ci = (uint32_t)ravel_gen_frequency(&the_gen, weights,
                                                     m->ncommands);
         const struct ravel_command *k = &m->commands[ci];
         uint32_t c = R.ncmds++;
@@ -470,7 +505,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         memset(R.args[c], 0, MAX_ARGS);
         uint32_t s = span_begin(mark, sec, 1);
         if (k->gen)
-            k->gen(NULL, state, R.args[c]);
+            k->gen(&the_gen, state, R.args[c]);
         span_end(s);
         bool ok = !k->pre || k->pre(state, R.args[c]);
         if (ok) {
@@ -506,7 +541,7 @@ static void generate(void)
 {
     const struct ravel_model *m = R.m;
     struct ravel__worker *w = ravel__controlled();
-    memset(&R.ndraws, 0, sizeof R - offsetof(__typeof__(R), ndraws));
+    memset(&R.ndraws, 0, sizeof R - offsetof(struct rec, ndraws));
     R.m = m;
     /* The number of branches is the stream's first draw, so that
      * shrinking can lower it and a ticket carries it. */
@@ -817,6 +852,28 @@ static void counterexample(struct ravel__strbuf *sb)
     }
 }
 
+static void summary(void);
+
+void ravel__pbt_dead_text(struct ravel__strbuf *sb)
+{
+    if (!ravel__pbt_active || !shared_mem || !D.init || !R.generated ||
+        !R.m)
+        return;
+    counterexample(sb);
+    ravel__sb_printf(sb, "  fails (%s) under this execution's schedule\n",
+                     ravel__fail_kind_name(ravel__rt.sh->exec.failure.kind));
+}
+
+void ravel__pbt_dead_final(void)
+{
+    if (!ravel__pbt_active || !shared_mem || !D.init || D.replaying ||
+        D.phase != FINAL)
+        return;
+    D.final_failed = true;
+    D.phase = DONE;
+    summary();
+}
+
 static bool reporting(void)
 {
     return D.replaying || D.phase == FINAL;
@@ -958,7 +1015,7 @@ static void fo_finish(struct ravel__strategy *s)
 
 static void fo_destroy(struct ravel__strategy *s)
 {
-    free(s);
+    (void)s; /* static (follow_obj) */
 }
 
 static const struct ravel__strategy_ops follow_ops = {
@@ -1024,22 +1081,22 @@ static void use(struct ravel__strategy *s)
 
 static void new_sys(void)
 {
-    if (D.sys) {
-        if (ravel__rt.strategy == D.sys)
-            ravel__rt.strategy = D.random;
-        D.sys->ops->destroy(D.sys);
+    if (s_sys) {
+        if (ravel__rt.strategy == s_sys)
+            ravel__rt.strategy = s_random;
+        s_sys->ops->destroy(s_sys);
     }
-    D.sys = make("dpor");
-    if (D.sys->ops->start)
-        D.sys->ops->start(D.sys);
-    use(D.sys);
+    s_sys = make("dpor");
+    if (s_sys->ops->start)
+        s_sys->ops->start(s_sys);
+    use(s_sys);
 }
 
 static void follow_sched(const struct sched *s)
 {
-    struct follow *f = (struct follow *)D.follow;
+    struct follow *f = (struct follow *)s_follow;
     f->s = s;
-    use(D.follow);
+    use(s_follow);
 }
 
 static void plan_test(void)
@@ -1051,7 +1108,25 @@ static void plan_test(void)
     /* The first execution of a case draws its values (under a random
      * schedule); in exhaustive mode a DPOR search of the fixed case
      * follows (ravel__pbt_next). */
-    use(D.random);
+    use(s_random);
+}
+
+/* This executor's strategies: the base random one (built from the
+ * options before the first execution), and the follow strategy (static:
+ * nothing the driver keeps may be allocated inside an execution, whose
+ * heap blocks are freed when the program is restored). */
+static struct follow follow_obj;
+
+static void make_strategies(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    s_random = rt->strategy;
+    memset(&follow_obj, 0, sizeof follow_obj);
+    follow_obj.base.ops = &follow_ops;
+    follow_obj.base.stats = &rt->sh->stats;
+    follow_obj.seed = D.seed;
+    s_follow = &follow_obj.base;
+    s_sys = NULL;
 }
 
 static void driver_init(void)
@@ -1064,20 +1139,28 @@ static void driver_init(void)
     D.tests = (uint32_t)rt->opt.tests;
     D.branches = (uint32_t)rt->opt.branches;
     D.exhaustive = !strcmp(rt->opt.mode, "exhaustive");
+    D.time = rt->pbt_time;
     D.phase = TEST;
     if (D.replaying) {
         D.phase = FINAL;
         return;
     }
-    D.random = rt->strategy;
-    struct follow *f = calloc(1, sizeof *f);
-    if (!f)
-        ravel__fatal("out of memory");
-    f->base.ops = &follow_ops;
-    f->base.stats = &rt->sh->stats;
-    f->seed = D.seed;
-    D.follow = &f->base;
+    make_strategies();
     plan_test();
+}
+
+/*
+ * A new executor after the previous one died in an execution (a crash
+ * of the test case, already recorded in the shared execution): rebuild
+ * this executor's strategies and let the driver judge the dead
+ * execution like any other. Returns whether to go on.
+ */
+bool ravel__pbt_resume(void)
+{
+    if (!ravel__pbt_active || !D.init || D.replaying)
+        return true;
+    make_strategies();
+    return ravel__pbt_next(true);
 }
 
 /* Is the recorded case smaller than the kept one? Fewer commands, then
@@ -1284,13 +1367,17 @@ bool ravel__pbt_next(bool more)
             new_sys();
             return true;
         }
-        if (D.exhaustive && more && !D.sys->exhausted &&
+        if (D.exhaustive && more && !s_sys->exhausted &&
             D.case_execs < CASE_EXECUTIONS)
             return true;
-        if (D.exhaustive && D.sys->exhausted)
+        if (D.exhaustive && s_sys->exhausted)
             D.cases_complete++;
         D.passed++;
-        if (++D.test >= D.tests) {
+        if (D.time > 0 && ravel__now() >= ravel__rt.start_time + D.time) {
+            D.stopped = true; /* --time: no new test case */
+            ravel__rt.sh->stopped_by_limit = 1;
+        }
+        if (++D.test >= D.tests || D.stopped) {
             D.phase = DONE;
             summary();
             return false;
@@ -1307,14 +1394,14 @@ bool ravel__pbt_next(bool more)
         } else if (!failed && D.shrink_execs < SHRINK_BUDGET) {
             /* Another schedule of the same candidate. */
             if (!D.exhaustive && D.cand_tries < SHRINK_SCHEDULES) {
-                use(D.random);
+                use(s_random);
                 return true;
             }
             if (D.exhaustive && D.cand_tries == 1) {
                 new_sys();
                 return true;
             }
-            if (D.exhaustive && more && !D.sys->exhausted &&
+            if (D.exhaustive && more && !s_sys->exhausted &&
                 D.case_execs < CASE_EXECUTIONS)
                 return true;
         }
@@ -1356,10 +1443,11 @@ static void summary(void)
                                           "again when replayed");
     else
         ravel__sb_printf(&sb, "ravel: property %s: %u test%s passed (%s "
-                              "mode, up to %u branches)\n",
+                              "mode, up to %u branches)%s\n",
                          m && m->name ? m->name : "", D.passed,
                          D.passed == 1 ? "" : "s",
-                         D.exhaustive ? "exhaustive" : "random", D.branches);
+                         D.exhaustive ? "exhaustive" : "random", D.branches,
+                         D.stopped ? "; --time ended testing early" : "");
     if (m && D.total_calls) {
         ravel__sb_printf(&sb, "ravel: commands generated (%llu, %llu in "
                               "branches; %llu left out by preconditions):\n",
@@ -1401,8 +1489,8 @@ static void summary(void)
                  "random: one seeded schedule per test case, no coverage "
                  "guarantee");
     sh->stats.complete = 0;
-    if (D.follow)
-        use(D.follow); /* its finish leaves the guarantee alone */
+    if (s_follow)
+        use(s_follow); /* its finish leaves the guarantee alone */
     ravel__sb_free(&sb);
     sh->pbt = 1;
     sh->pbt_tests = ran;

@@ -168,6 +168,7 @@ struct ravel__rt {
     bool active;              /* ravel runs this process's main */
     bool supervised;          /* a supervisor process exists */
     bool pbt;                 /* a property program (pbt.c) */
+    double pbt_time;          /* its --time (the driver applies it) */
     volatile bool executing;  /* inside an execution */
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;
@@ -344,6 +345,16 @@ uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n);
 extern bool ravel__pbt_active;
 extern uint32_t (*ravel__pbt_hook)(uint32_t n);
 void ravel__pbt_judge(void);
+/* The driver's shared memory: its size, and attaching it (init.c, before
+ * the executor is forked); resuming it in a new executor after a crash. */
+size_t ravel__pbt_shared_size(void);
+void ravel__pbt_attach(void *mem);
+bool ravel__pbt_resume(void);
+/* The counterexample of an execution that died (crash, hang): the
+ * supervisor adds it to the report's program output. */
+void ravel__pbt_dead_text(struct ravel__strbuf *sb);
+/* The minimal case's final execution died: the run's summary. */
+void ravel__pbt_dead_final(void);
 bool ravel__pbt_quiet(void);
 bool ravel__pbt_next(bool more);
 /* __VERIFIER_atomic_* functions: is pc inside one? */

@@ -216,6 +216,14 @@ static char *execution_output(size_t *len)
         ravel__sb_addc(&sb, '\n');
     if (e)
         ravel__sb_addn(&sb, e, le);
+    /* A property program's test case that crashed or hung never got to
+     * print its counterexample: say it here (pbt.c). */
+    uint8_t k = ravel__rt.sh->exec.failure.kind;
+    if (ravel__pbt_active && (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
+        if (sb.len && sb.data[sb.len - 1] != '\n')
+            ravel__sb_addc(&sb, '\n');
+        ravel__pbt_dead_text(&sb);
+    }
     free(o);
     free(e);
     *len = sb.len;
@@ -607,6 +615,10 @@ int ravel__sv_finish(void)
     uint64_t execs = atomic_load(&sh->executions_done);
     nondeterminism_report();
     unsigned nbugs = sv.nbugs + (sh->noutcomes >= 2);
+    /* A property that failed, whose minimal case then passed when run
+     * again (pbt.c says so in its summary): still a failed property. */
+    if (sh->pbt && sh->pbt_failed && nbugs == 0)
+        nbugs = 1;
     /* --trace in a run without bugs: record the last execution, with a
      * ticket, so that any schedule can be replayed and compared. */
     char last_ticket[PATH_MAX] = "";
@@ -710,6 +722,12 @@ static bool after_death(void)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
+    /* A property program's test case crashed while testing or
+     * shrinking: the driver (pbt.c) judges it in a new executor; only
+     * the minimal case's crash is reported. */
+    if (ravel__pbt_quiet())
+        return true;
+    ravel__pbt_dead_final();
     bool go_on = ravel__sv_on_bug();
     if (!go_on || is_replay())
         return false;

@@ -13,6 +13,10 @@ Groups (one ctest each):
   sequential   --branches 0: sequential tests (the registry's kill bug
                needs no parallelism and is found; the fixed one passes)
   badargs      bad arguments: one line on stderr, exit status 2
+  failures     test cases that crash the process or deadlock are shrunk
+               too (the driver resumes in a new executor after a crash)
+               and reported as the crash or deadlock, with the
+               counterexample, and their tickets replay them
 """
 import argparse
 import json
@@ -189,6 +193,31 @@ def group_badargs(a, tmp):
               f"(got {r.returncode}: {lines})")
     r = run([a.ravel, "run", "--mode", "sideways", "--", exe], tmp)
     check(r.returncode == 2, "ravel run --mode sideways: exit 2")
+
+
+def group_failures(a, tmp):
+    for name, kind in (("pbt_stack_crash", "crash"),
+                       ("pbt_transfer_deadlock", "deadlock")):
+        for mode in ("random", "exhaustive"):
+            r = run([os.path.join(a.exe_dir, name), "--seed", "1",
+                     "--mode", mode, "--json"], tmp)
+            s = summary(r.stdout)
+            check(r.returncode == 1 and s["bugs"][0]["kind"] == kind,
+                  f"{name} {mode}: reported as {kind} "
+                  f"(exit {r.returncode})")
+            check(s["property"]["failed"] and
+                  s["property"]["shrink_steps"] > 0,
+                  f"{name} {mode}: shrunk")
+            ce = counterexample(r.stderr)
+            check(ce is not None and ce[0] <= 3 and ce[1] == 2,
+                  f"{name} {mode}: minimal counterexample "
+                  f"({ce[0] if ce else None} commands)")
+            rr = run([a.ravel, "replay",
+                      os.path.join(tmp, s["bugs"][0]["ticket"])], tmp)
+            rce = counterexample(rr.stderr)
+            check(rr.returncode == 1 and f"BUG ({kind})" in rr.stderr and
+                  rce is not None and ce is not None and rce[3] == ce[3],
+                  f"{name} {mode}: the ticket replays it")
 
 
 def main():
