@@ -106,9 +106,10 @@ struct ravel_command {
 };
 
 /*
- * The model of an API. The state is plain data of state_size bytes,
- * copied and compared byte for byte (no pointers; zero all of it,
- * padding included, which the zeroed block given to init does).
+ * The model of an API. The state is plain data of state_size bytes (at
+ * most 4096), copied and compared byte for byte (no pointers; zero all
+ * of it, padding included, which the zeroed block given to init does).
+ * Arguments take at most 256 bytes.
  */
 struct ravel_model {
     const char *name;

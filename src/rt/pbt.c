@@ -50,10 +50,23 @@
  * the counterexample in its output and a replay ticket. It fails by
  * construction, not by luck: the same case and schedule failed before.
  *
- * The driver's state lives in this process's memory (the runtime's own
- * data is not restored between executions). A crash (signal) of the
- * system under test kills the executor: it is reported by the supervisor
- * as a crash, with a ticket that replays it, but not shrunk.
+ * The driver's state and the execution's record live in memory shared
+ * with the supervisor (struct pbt_shared). A crash or hang of a test
+ * case kills the executor; while testing or shrinking the supervisor
+ * does not report it but starts a new executor, which resumes the
+ * driver (ravel__pbt_resume): the dead execution counts as a failure
+ * like any other. Nothing the driver keeps is allocated inside an
+ * execution (the program's heap blocks are freed when it is restored).
+ *
+ * The stream of one test case:
+ *
+ *     K | 1 cmd args.. 1 cmd args.. 0 | branch 1 .. 0 | branch 2 .. 0
+ *       '------------ prefix ---------'
+ *
+ * "more" markers are 1 before each command and 0 at the end of each
+ * section, drawn even when a section is full; a command's draws (its
+ * marker, its index, its arguments) form a span the shrinker deletes
+ * or moves as a whole.
  */
 #include "rt.h"
 
@@ -128,7 +141,9 @@ struct rec {
     struct cmdrec cmds[MAX_CMDS];
     unsigned char args[MAX_CMDS][MAX_ARGS];
     uint32_t K;
-    uint32_t prefix_term; /* draw that ended the prefix, or UINT32_MAX */
+    uint32_t term[MAX_K + 1]; /* draw that ended each section, or
+                                 UINT32_MAX (ended by the attempt limit
+                                 or the weights) */
     uint32_t order[MAX_K + 1][MAX_CMDS]; /* active commands by section */
     uint32_t nsec[MAX_K + 1];
     uint32_t var_cmd[MAX_CMDS + 1];
@@ -160,7 +175,9 @@ struct kept {
     uint32_t vals[MAX_DRAWS];
     uint32_t nspans;
     struct span spans[MAX_SPANS];
-    uint32_t K, prefix_term, nactive, nparallel;
+    uint32_t K, nactive, nparallel;
+    uint32_t term[MAX_K + 1];
+    uint32_t nsec[MAX_K + 1];
 };
 
 struct driver {
@@ -486,8 +503,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         uint32_t mark = R.ndraws;
         bool at_max = R.nsec[sec] >= max;
         if (!more(at_max ? 0 : p) || at_max) {
-            if (sec == 0)
-                R.prefix_term = mark;
+            R.term[sec] = mark;
             return;
         }
         if (R.ncmds >= MAX_CMDS) {
@@ -531,8 +547,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         if (k->next)
             k->next(state, R.args[c], cr->var);
     }
-    if (sec == 0)
-        R.prefix_term = UINT32_MAX;
+    R.term[sec] = UINT32_MAX;
 }
 
 static unsigned char gen_state[MAX_STATE];
@@ -644,12 +659,14 @@ RAVEL__EXPORT int ravel_test_model(const struct ravel_model *m)
     for (uint32_t i = 0; i < R.nsec[0]; i++)
         call(R.order[0][i]);
     pthread_t th[MAX_K + 1];
+    /* One thread per branch (none for an empty one). */
     for (uint32_t b = 1; b <= R.K; b++)
-        if (pthread_create(&th[b], NULL, branch_main,
-                           (void *)(uintptr_t)b) != 0)
+        if (R.nsec[b] && pthread_create(&th[b], NULL, branch_main,
+                                        (void *)(uintptr_t)b) != 0)
             ravel__tool_error(w, "ravel_test_model: cannot create a thread");
     for (uint32_t b = 1; b <= R.K; b++)
-        pthread_join(th[b], NULL);
+        if (R.nsec[b])
+            pthread_join(th[b], NULL);
     if (m->teardown)
         m->teardown(R.sut);
     R.ran = true;
@@ -840,10 +857,11 @@ static void counterexample(struct ravel__strbuf *sb)
         ravel__sb_addc(sb, '\n');
     }
     for (uint32_t b = 1; b <= R.K; b++) {
-        ravel__sb_printf(sb, "  branch %u (thread %s):\n", b,
-                         R.tname[b][0] ? R.tname[b] : "?");
-        if (R.nsec[b] == 0)
-            ravel__sb_add(sb, "    (empty)\n");
+        if (R.nsec[b])
+            ravel__sb_printf(sb, "  branch %u (thread %s):\n", b,
+                             R.tname[b][0] ? R.tname[b] : "?");
+        else
+            ravel__sb_printf(sb, "  branch %u: (empty)\n", b);
         for (uint32_t i = 0; i < R.nsec[b]; i++) {
             ravel__sb_add(sb, "    ");
             describe(sb, R.order[b][i], true);
@@ -1187,7 +1205,8 @@ static void keep_best(void)
     k->nspans = R.nspans;
     memcpy(k->spans, R.spans, R.nspans * sizeof *R.spans);
     k->K = R.K;
-    k->prefix_term = R.prefix_term;
+    memcpy(k->term, R.term, sizeof k->term);
+    memcpy(k->nsec, R.nsec, sizeof k->nsec);
     k->nactive = R.nactive;
     k->nparallel = R.nparallel;
     record_sched(&D.best_sched, ravel__rt.x);
@@ -1217,6 +1236,16 @@ static bool next_candidate(void)
     for (;;) {
         switch (D.pass) {
         case 0:
+            /* An empty branch (its end marker alone) dropped, last
+             * first; then the last branch, commands and all. */
+            if (D.idx < k->K) {
+                uint32_t b = k->K - D.idx++;
+                if (k->nsec[b] || k->term[b] == UINT32_MAX)
+                    break;
+                cut(k->term[b], k->term[b] + 1);
+                D.plan[0] = k->K - 1;
+                return true;
+            }
             D.pass = 1;
             D.idx = 0;
             if (k->K > 1) {
@@ -1238,7 +1267,7 @@ static bool next_candidate(void)
                 return true;
             }
         case 2:
-            if (D.idx >= k->nspans || k->prefix_term == UINT32_MAX) {
+            if (D.idx >= k->nspans || k->term[0] == UINT32_MAX) {
                 D.pass = 3;
                 D.idx = 0;
                 D.sub = 0;
@@ -1248,7 +1277,7 @@ static bool next_candidate(void)
                 const struct span *sp = &k->spans[D.idx++];
                 if (!sp->is_cmd || sp->sec == 0)
                     break;
-                uint32_t p = k->prefix_term;
+                uint32_t p = k->term[0];
                 D.nplan = 0;
                 for (uint32_t i = 0; i < p; i++)
                     D.plan[D.nplan++] = k->vals[i];
