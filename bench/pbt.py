@@ -13,7 +13,8 @@ elapsed_s: generation, execution under ravel, judging by the
 linearizability checker, restoring the program), best of three runs.
 Also printed: executions per test case. Usage:
 
-    bench/pbt.py BUILD_DIR [--tests N]
+    bench/pbt.py BUILD_DIR [--tests N]   (default: 20,000 random, 2,000
+                                          exhaustive)
 """
 import json
 import os
@@ -22,10 +23,13 @@ import sys
 
 
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build"
-    tests = 2000
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    # Enough tests for the run to last a good fraction of a second (the
+    # summary's elapsed time has millisecond resolution).
+    counts = {"random": 20000, "exhaustive": 2000}
     if "--tests" in sys.argv:
-        tests = int(sys.argv[sys.argv.index("--tests") + 1])
+        n = int(sys.argv[sys.argv.index("--tests") + 1])
+        counts = {"random": n, "exhaustive": n}
     env = dict(os.environ)
     env.pop("RAVEL_OPTIONS", None)
     print(f"{'example':<10} {'mode':<11} {'tests':>6} {'tests/s':>9} "
@@ -33,6 +37,7 @@ def main():
     for ex in ("counter", "queue"):
         exe = os.path.join(build, "examples", f"pbt_{ex}_fixed")
         for mode in ("random", "exhaustive"):
+            tests = counts[mode]
             best = None
             for _ in range(3):
                 r = subprocess.run([exe, "--seed", "1", "--tests", str(tests),
