@@ -1461,12 +1461,14 @@ static void summary(void)
         ravel__sb_printf(&sb,
                          "ravel: property %s: failed after %u test%s "
                          "(%u passed); shrunk in %llu step%s (%llu "
-                         "candidates, %llu executions)%s\n",
+                         "candidates, %llu executions); repeat with "
+                         "--seed %llu --tests %u%s\n",
                          m && m->name ? m->name : "", ran, ran == 1 ? "" : "s",
                          D.passed, (unsigned long long)D.shrink_steps,
                          D.shrink_steps == 1 ? "" : "s",
                          (unsigned long long)D.shrink_tries,
                          (unsigned long long)D.shrink_execs,
+                         (unsigned long long)D.seed, D.tests,
                          D.final_failed ? ""
                                         : "; the minimal case did not fail "
                                           "again when replayed");

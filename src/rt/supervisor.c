@@ -219,7 +219,8 @@ static char *execution_output(size_t *len)
     /* A property program's test case that crashed or hung never got to
      * print its counterexample: say it here (pbt.c). */
     uint8_t k = ravel__rt.sh->exec.failure.kind;
-    if (ravel__pbt_active && (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
+    if (ravel__pbt_active &&
+        (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
         if (sb.len && sb.data[sb.len - 1] != '\n')
             ravel__sb_addc(&sb, '\n');
         ravel__pbt_dead_text(&sb);

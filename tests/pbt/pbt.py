@@ -13,6 +13,8 @@ Groups (one ctest each):
   sequential   --branches 0: sequential tests (the registry's kill bug
                needs no parallelism and is found; the fixed one passes)
   badargs      bad arguments: one line on stderr, exit status 2
+  run          through `ravel run`: options before the program
+               (RAVEL_OPTIONS) and after it (its arguments) both apply
   failures     test cases that crash the process or deadlock are shrunk
                too (the driver resumes in a new executor after a crash)
                and reported as the crash or deadlock, with the
@@ -193,6 +195,31 @@ def group_badargs(a, tmp):
               f"(got {r.returncode}: {lines})")
     r = run([a.ravel, "run", "--mode", "sideways", "--", exe], tmp)
     check(r.returncode == 2, "ravel run --mode sideways: exit 2")
+
+
+def group_run(a, tmp):
+    exe = os.path.join(a.exe_dir, "pbt_counter_fixed")
+    r = run([a.ravel, "run", "--tests", "20", "--seed", "3", "--json", "--",
+             exe], tmp)
+    s = summary(r.stdout)
+    check(r.returncode == 0 and s["property"]["tests"] == 20 and
+          s["seed"] == 3, "ravel run --tests 20 --seed 3 -- prog")
+    r = run([a.ravel, "run", "--json", "--", exe, "--tests", "30",
+             "--mode", "exhaustive"], tmp)
+    s = summary(r.stdout)
+    check(r.returncode == 0 and s["property"]["tests"] == 30 and
+          s["property"]["mode"] == "exhaustive",
+          "ravel run -- prog --tests 30 --mode exhaustive")
+    r = run([a.ravel, "run", "--json", "--",
+             os.path.join(a.exe_dir, "pbt_queue"), "--seed", "1"], tmp)
+    s = summary(r.stdout)
+    check(r.returncode == 1 and s["bugs"][0]["kind"] == "linearizability",
+          "ravel run -- pbt_queue: the bug, exit 1")
+    r = run([exe, "--tests", "5"], tmp,
+            env={"RAVEL_OPTIONS": "seed=9 json=1"})
+    s = summary(r.stdout)
+    check(r.returncode == 0 and s["seed"] == 9 and
+          s["property"]["tests"] == 5, "RAVEL_OPTIONS and arguments")
 
 
 def group_failures(a, tmp):
