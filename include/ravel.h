@@ -21,6 +21,14 @@
  *
  * When the program is not running under ravel, these functions do
  * nothing. C and C++ compatible. Link against libravel_rt (ravel-cc does).
+ *
+ * The second half of this header is property-based testing of an API
+ * against a sequential model (QuickCheck's state machines, run under
+ * ravel's scheduler; docs/pbt.md): describe the model's commands, hand
+ * the model to ravel_test_model() from main, build with ravel-cc and run
+ * the program. ravel generates sequential and parallel tests, checks
+ * the results against the model (linearizability for parallel calls) and
+ * shrinks a failure to a minimal test case with a replay ticket.
  */
 #ifndef RAVEL_H
 #define RAVEL_H
@@ -28,6 +36,9 @@
 #define RAVEL_VERSION_MAJOR 0
 #define RAVEL_VERSION_MINOR 1
 #define RAVEL_VERSION_PATCH 0
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +56,111 @@ void ravel_assume(int cond);
 /* An atomic section of the calling thread (they nest). */
 void ravel_atomic_begin(void);
 void ravel_atomic_end(void);
+
+/* ---- property-based testing against a model (docs/pbt.md) ------------ */
+
+/*
+ * A generator's source of values. Every generator draws from one stream
+ * of choices, so a failing test case can be shrunk by shrinking the
+ * stream and generating again: no generator needs shrink code of its
+ * own. Valid only inside the `gen` callback it is passed to.
+ */
+typedef struct ravel_gen ravel_gen;
+
+/*
+ * A symbolic variable: the result of an earlier command of the test
+ * case, numbered from 1 in program order ($1, $2 ... in reports). A
+ * model keeps variables, not values (a process registry's model says
+ * "name a is registered to $1", the pid spawn returned); the real value
+ * is ravel_var_value(v) when the test runs.
+ */
+typedef unsigned ravel_var;
+
+/* One operation of the API under test. Only `name` and `run` are
+ * required. `state` is the model's state (struct ravel_model), `args`
+ * the command's arguments (a zeroed block of the model's args_size). */
+struct ravel_command {
+    const char *name;
+    /* Relative frequency of the command in `state` when generating (0:
+     * not now). NULL: 1. */
+    unsigned (*weight)(const void *state);
+    /* Draws the arguments from g (ravel_gen_* below). NULL: none. */
+    void (*gen)(ravel_gen *g, const void *state, void *args);
+    /* Precondition: may the command be called in `state` with `args`?
+     * A generated command that fails it is left out. NULL: always. */
+    int (*pre)(const void *state, const void *args);
+    /* Calls the system under test (`sut`, from the model's setup) and
+     * returns the result. Runs in the test's threads, under ravel. */
+    long (*run)(void *sut, const void *args);
+    /* The model: updates `state` in place as the call does and returns
+     * the result the call must give. `self` is this call's variable.
+     * NULL: the state does not change and the result must be 0 (unless
+     * post says otherwise). Must be a function of its arguments. */
+    long (*next)(void *state, const void *args, ravel_var self);
+    /* Postcondition: is `result` right for a call in `state` (before the
+     * call)? NULL: the result must equal what next returns. May use
+     * ravel_var_value(). */
+    int (*post)(const void *state, const void *args, long result);
+    /* Writes the arguments as text for reports ("a, $1"). NULL: none. */
+    void (*print)(char *buf, size_t size, const void *args);
+};
+
+/*
+ * The model of an API. The state is plain data of state_size bytes (at
+ * most 4096), copied and compared byte for byte (no pointers; zero all
+ * of it, padding included, which the zeroed block given to init does).
+ * Arguments take at most 256 bytes.
+ */
+struct ravel_model {
+    const char *name;
+    size_t state_size;
+    void (*init)(void *state); /* NULL: all zero */
+    size_t args_size;          /* largest arguments of any command */
+    const struct ravel_command *commands;
+    unsigned ncommands;        /* 1 .. 64 */
+    /* A fresh system under test for each test case, and its end. Both
+     * run in the test's main thread, under ravel (setup may start the
+     * system's own threads; teardown should stop and join them). */
+    void *(*setup)(void);
+    void (*teardown)(void *sut);
+};
+
+/*
+ * Tests `model` and returns what main should return. Call it from main
+ * of a program built with ravel-cc: each execution of main runs one test
+ * case under one schedule. The program's arguments are ravel's options
+ * (--seed, --tests N, --branches K, --mode random|exhaustive ...; `ravel
+ * run --help`), as are RAVEL_OPTIONS.
+ */
+int ravel_test_model(const struct ravel_model *model);
+
+/* A value in [lo, hi] (lo <= hi), any int64 range. Shrinks toward the
+ * value of the range closest to 0. */
+int64_t ravel_gen_int(ravel_gen *g, int64_t lo, int64_t hi);
+/* 0 or 1. Shrinks toward 0. */
+int ravel_gen_bool(ravel_gen *g);
+/* The index of one of n elements (n >= 1), uniformly. Shrinks toward 0,
+ * so put the simplest element first. */
+size_t ravel_gen_element(ravel_gen *g, size_t n);
+/* An index in [0, n) chosen with the given relative weights (not all
+ * zero; a zero weight is never chosen). Shrinks toward 0. */
+size_t ravel_gen_frequency(ravel_gen *g, const unsigned *weights, size_t n);
+/*
+ * A list of min .. max elements of elem_size bytes each, written to out
+ * (room for max), each made by elem(g, element, ctx): the way to
+ * generate user structs, alone (min = max = 1) or in lists. Returns the
+ * number of elements. Shrinks by removing elements and shrinking each.
+ */
+size_t ravel_gen_list(ravel_gen *g, void *out, size_t elem_size, size_t min,
+                      size_t max,
+                      void (*elem)(ravel_gen *g, void *element, void *ctx),
+                      void *ctx);
+/* One of n variables (n >= 1), e.g. of the pids a model holds. */
+ravel_var ravel_gen_var(ravel_gen *g, const ravel_var *vars, size_t n);
+/* The real result of the call that `v` names: valid in run (for results
+ * of calls that precede it: the prefix, or earlier in the same thread)
+ * and in post. */
+long ravel_var_value(ravel_var v);
 
 #ifdef __cplusplus
 }

@@ -294,6 +294,19 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
         snprintf(err, errlen, "--backend must be auto, fibers or threads");
         return -1;
     }
+    static const char *const modes[] = {"random", "exhaustive", NULL};
+    if (!o->mode || !one_of(o->mode, modes)) {
+        snprintf(err, errlen, "--mode must be random or exhaustive");
+        return -1;
+    }
+    if (o->branches > 4) {
+        snprintf(err, errlen, "--branches must be between 0 and 4");
+        return -1;
+    }
+    if (o->tests == 0 || o->tests > 100000000) {
+        snprintf(err, errlen, "--tests must be between 1 and 100000000");
+        return -1;
+    }
     if (o->pct_depth == 0 || o->pct_depth > 32) {
         snprintf(err, errlen, "--pct-depth must be between 1 and 32");
         return -1;

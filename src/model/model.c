@@ -51,6 +51,7 @@ const char *ravel__obj_kind_name(uint8_t kind)
 static const char *const fail_names[RAVEL__FAIL_COUNT] = {
     "none",       "assertion",      "crash",       "deadlock", "lock-misuse",
     "step-limit", "nondeterminism", "exit-status", "hang",
+    "postcondition", "linearizability",
 };
 
 const char *ravel__fail_kind_name(uint8_t kind)

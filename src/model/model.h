@@ -213,6 +213,9 @@ enum ravel__fail_kind {
     RAVEL__FAIL_NONDETERMINISM,
     RAVEL__FAIL_EXIT_STATUS,
     RAVEL__FAIL_HANG,
+    RAVEL__FAIL_POSTCONDITION,    /* a sequential call's result is wrong */
+    RAVEL__FAIL_LINEARIZABILITY,  /* parallel calls' results are not
+                                     linearizable (pbt) */
     RAVEL__FAIL_COUNT
 };
 

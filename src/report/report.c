@@ -835,6 +835,16 @@ void ravel__report_bug(struct ravel__strbuf *sb,
             put_thread_stack(sb, x, f->thread, f->pc);
         }
         break;
+    case RAVEL__FAIL_POSTCONDITION:
+    case RAVEL__FAIL_LINEARIZABILITY:
+        /* Judged after the execution against a model (src/rt/pbt.c):
+         * the frame is the run function of the command concerned; the
+         * calls and their results are in the program output. */
+        if (f->nframes) {
+            ravel__sb_add(sb, "  judged by the model; the command:\n");
+            put_stack(sb, f->frames, f->nframes, f->frames_exact, "    ");
+        }
+        break;
     default:
         if (f->thread < x->nthreads) {
             ravel__sb_printf(sb, "  in thread %s:\n", tname);

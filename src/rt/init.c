@@ -157,6 +157,67 @@ static void read_options(void)
         ravel__fatal("RAVEL_OPTIONS: %s", err);
 }
 
+/*
+ * A property program (one that calls ravel_test_model, docs/pbt.md)
+ * takes ravel's options as its own arguments too: `./prop --seed 1
+ * --tests 100`, as QuickCheck-style runners do. They are read after
+ * RAVEL_OPTIONS; a bad one ends the run with a one-line message and
+ * exit status 2. Such a program runs one executor with the random
+ * strategy as its base (the driver picks the strategy of every
+ * execution, --strategy is not used) and no limit on executions.
+ */
+static void property_options(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__elf e;
+    char err[512];
+    if (ravel__elf_open("/proc/self/exe", &e, err, sizeof err) != 0)
+        return;
+    rt->pbt = ravel__elf_imports(&e, "ravel_test_model");
+    ravel__elf_close(&e);
+    if (!rt->pbt)
+        return;
+    for (int i = 1; i < rt->argc; i++) {
+        const char *a = rt->argv[i];
+        if (strncmp(a, "--", 2) != 0 || !a[2])
+            ravel__fatal("unexpected argument '%s' (a property program "
+                         "takes ravel's options: --seed N, --tests N, "
+                         "--branches K, --mode random|exhaustive ...)",
+                         a);
+        char name[64];
+        const char *eq = strchr(a, '=');
+        size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, a + 2, len);
+        name[len] = 0;
+        bool is_bool = false;
+        if (!ravel__options_known(name, &is_bool))
+            ravel__fatal("unknown option --%s", name);
+        const char *val = eq ? eq + 1 : NULL;
+        if (!val && is_bool)
+            val = "1";
+        if (!val) {
+            if (i + 1 >= rt->argc)
+                ravel__fatal("option --%s needs a value", name);
+            val = rt->argv[++i];
+        }
+        if (ravel__options_set(&rt->opt, name, val, err, sizeof err) != 0)
+            ravel__fatal("%s", err);
+    }
+    if (ravel__options_validate(&rt->opt, err, sizeof err) != 0)
+        ravel__fatal("%s", err);
+    if (strcmp(rt->opt.strategy, "replay") != 0)
+        ravel__options_set(&rt->opt, "strategy", "random", err, sizeof err);
+    /* --tests bounds the run; --executions and --time must not cut a
+     * failure's shrinking short (the failure would go unreported): the
+     * driver stops starting new test cases after --time instead. */
+    rt->opt.executions = 0;
+    rt->pbt_time = rt->opt.time;
+    rt->opt.time = 0;
+    ravel__pbt_active = true;
+}
+
 static void load_ticket(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -198,6 +259,9 @@ static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     read_options();
+    property_options();
+    if (rt->pbt)
+        ravel__pbt_attach(map_shared(ravel__pbt_shared_size()));
     rt->start_time = ravel__now();
     rt->start_ticks = ravel__ticks();
     bool replay = !strcmp(rt->opt.strategy, "replay");

@@ -93,6 +93,15 @@ struct ravel__shared {
     char error[512];          /* tool error raised by the executor */
     char exe_path[PATH_MAX];
     uint64_t exe_hash;
+    /* Property-based testing (pbt.c): the outcome and the statistics of
+     * the generated tests, for the summary. */
+    uint8_t pbt;              /* the run tested a model */
+    uint8_t pbt_failed;
+    uint32_t pbt_tests, pbt_passed;
+    uint64_t pbt_shrink_steps;
+    uint32_t pbt_counterexample_commands, pbt_counterexample_parallel;
+    uint32_t pbt_counterexample_branches;
+    char pbt_text[4096];
     struct ravel__exec exec; /* last: its arrays follow in the mapping */
 };
 
@@ -158,6 +167,8 @@ struct ravel__rt {
     struct ravel__options opt;
     bool active;              /* ravel runs this process's main */
     bool supervised;          /* a supervisor process exists */
+    bool pbt;                 /* a property program (pbt.c) */
+    double pbt_time;          /* its --time (the driver applies it) */
     volatile bool executing;  /* inside an execution */
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;
@@ -322,6 +333,30 @@ bool ravel__tool_failed(void);
 RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w);
 /* A data choice in [0, n) made by the strategy (recorded in the trace). */
 uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n);
+
+/* Property-based testing (pbt.c). ravel__pbt_active: the program tests a
+ * model (it imports ravel_test_model). The hook, when set, supplies the
+ * values of data choices instead of the strategy (the runner drawing a
+ * test case from the driver's plan). judge: after an execution, checks
+ * its results against the model and records the failure. quiet: the
+ * execution's failure is the driver's business, not to be reported.
+ * next: after the strategy's end (`more`), decides what runs next;
+ * returns false when the run is over. */
+extern bool ravel__pbt_active;
+extern uint32_t (*ravel__pbt_hook)(uint32_t n);
+void ravel__pbt_judge(void);
+/* The driver's shared memory: its size, and attaching it (init.c, before
+ * the executor is forked); resuming it in a new executor after a crash. */
+size_t ravel__pbt_shared_size(void);
+void ravel__pbt_attach(void *mem);
+bool ravel__pbt_resume(void);
+/* The counterexample of an execution that died (crash, hang): the
+ * supervisor adds it to the report's program output. */
+void ravel__pbt_dead_text(struct ravel__strbuf *sb);
+/* The minimal case's final execution died: the run's summary. */
+void ravel__pbt_dead_final(void);
+bool ravel__pbt_quiet(void);
+bool ravel__pbt_next(bool more);
 /* __VERIFIER_atomic_* functions: is pc inside one? */
 bool ravel__pc_atomic_function(uint64_t pc);
 /* Caller's return address, the "pc" of an intercepted call. */

@@ -216,6 +216,15 @@ static char *execution_output(size_t *len)
         ravel__sb_addc(&sb, '\n');
     if (e)
         ravel__sb_addn(&sb, e, le);
+    /* A property program's test case that crashed or hung never got to
+     * print its counterexample: say it here (pbt.c). */
+    uint8_t k = ravel__rt.sh->exec.failure.kind;
+    if (ravel__pbt_active &&
+        (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
+        if (sb.len && sb.data[sb.len - 1] != '\n')
+            ravel__sb_addc(&sb, '\n');
+        ravel__pbt_dead_text(&sb);
+    }
     free(o);
     free(e);
     *len = sb.len;
@@ -548,6 +557,33 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_addc(&sb, '}');
     }
     ravel__sb_addc(&sb, ']');
+    if (sh->pbt) {
+        /* Property programs (docs/pbt.md). */
+        bool f2 = true;
+        ravel__json_key(&sb, &first, "property");
+        ravel__sb_addc(&sb, '{');
+        ravel__json_key(&sb, &f2, "tests");
+        ravel__sb_printf(&sb, "%u", sh->pbt_tests);
+        ravel__json_key(&sb, &f2, "passed");
+        ravel__sb_printf(&sb, "%u", sh->pbt_passed);
+        ravel__json_key(&sb, &f2, "failed");
+        ravel__sb_add(&sb, sh->pbt_failed ? "true" : "false");
+        ravel__json_key(&sb, &f2, "mode");
+        ravel__json_str(&sb, rt->opt.mode);
+        ravel__json_key(&sb, &f2, "shrink_steps");
+        ravel__sb_printf(&sb, "%llu",
+                         (unsigned long long)sh->pbt_shrink_steps);
+        ravel__json_key(&sb, &f2, "counterexample");
+        if (sh->pbt_failed)
+            ravel__sb_printf(&sb, "{\"commands\":%u,\"parallel\":%u,"
+                                  "\"branches\":%u}",
+                             sh->pbt_counterexample_commands,
+                             sh->pbt_counterexample_parallel,
+                             sh->pbt_counterexample_branches);
+        else
+            ravel__sb_add(&sb, "null");
+        ravel__sb_addc(&sb, '}');
+    }
     ravel__json_key(&sb, &first, "outcomes");
     ravel__sb_addc(&sb, '[');
     for (uint32_t i = 0; i < sh->noutcomes; i++) {
@@ -580,6 +616,10 @@ int ravel__sv_finish(void)
     uint64_t execs = atomic_load(&sh->executions_done);
     nondeterminism_report();
     unsigned nbugs = sv.nbugs + (sh->noutcomes >= 2);
+    /* A property that failed, whose minimal case then passed when run
+     * again (pbt.c says so in its summary): still a failed property. */
+    if (sh->pbt && sh->pbt_failed && nbugs == 0)
+        nbugs = 1;
     /* --trace in a run without bugs: record the last execution, with a
      * ticket, so that any schedule can be replayed and compared. */
     char last_ticket[PATH_MAX] = "";
@@ -605,6 +645,8 @@ int ravel__sv_finish(void)
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (sv.error)
         ravel__sb_printf(&sb, "ravel: error: %s\n", sv.errmsg);
+    if (sh->pbt && !is_replay())
+        ravel__sb_add(&sb, sh->pbt_text);
     if (!is_replay()) {
         ravel__sb_printf(&sb, "ravel: %llu execution%s in %.2f s",
                          (unsigned long long)execs, execs == 1 ? "" : "s",
@@ -681,6 +723,12 @@ static bool after_death(void)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
+    /* A property program's test case crashed while testing or
+     * shrinking: the driver (pbt.c) judges it in a new executor; only
+     * the minimal case's crash is reported. */
+    if (ravel__pbt_quiet())
+        return true;
+    ravel__pbt_dead_final();
     bool go_on = ravel__sv_on_bug();
     if (!go_on || is_replay())
         return false;
