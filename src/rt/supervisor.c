@@ -653,7 +653,11 @@ int ravel__sv_finish(void)
                          elapsed);
         if (elapsed > 0 && execs > 1)
             ravel__sb_printf(&sb, " (%.0f/s)", (double)execs / elapsed);
-        ravel__sb_printf(&sb, ", %s strategy", rt->opt.strategy);
+        if (sh->pbt) /* the mode picks the strategy per test case */
+            ravel__sb_printf(&sb, ", property tests in %s mode",
+                             rt->opt.mode);
+        else
+            ravel__sb_printf(&sb, ", %s strategy", rt->opt.strategy);
         if (sh->stats.method[0])
             ravel__sb_printf(&sb, " (%s)", sh->stats.method);
         ravel__sb_printf(&sb, ", seed %llu", (unsigned long long)sh->seed);
