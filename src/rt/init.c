@@ -198,6 +198,7 @@ static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     read_options();
+    ravel__race_suppressions_load();
     rt->start_time = ravel__now();
     rt->start_ticks = ravel__ticks();
     bool replay = !strcmp(rt->opt.strategy, "replay");

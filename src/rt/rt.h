@@ -56,6 +56,9 @@
 
 #define RAVEL__SHARED_MAGIC 0x6c6576617221ULL
 #define RAVEL__MAX_OUTCOMES 64
+/* Distinct data races (pairs of code locations) remembered in one run;
+ * beyond that a race may be reported again. */
+#define RAVEL__MAX_RACES 256
 
 /* A distinct result declared with ravel_result(). */
 struct ravel__outcome {
@@ -84,6 +87,11 @@ struct ravel__shared {
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
+    uint32_t nraces;          /* data races reported in the run */
+    struct {
+        uint64_t pc_a, pc_b; /* the pair of code locations, a <= b */
+        uint8_t promoted;    /* made visible operations (--promote-races) */
+    } races[RAVEL__MAX_RACES];
     /* --profile: clock ticks (ravel__ticks) spent resetting the program,
      * running executions (program and thread switches), in the
      * strategy's choices during them, and in its analysis after each. */
@@ -382,6 +390,53 @@ void ravel__heap_restore(void);
 /* Is addr on a controlled thread's stack? Sets the thread. */
 /* Which live thread's stack holds addr, and how far below its top. */
 bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth);
+
+/* Where an execution's heap block came from (for race reports). */
+struct ravel__heap_info {
+    uint64_t ptr, size;
+    uint64_t pc;     /* the allocation call */
+    uint32_t thread; /* allocating thread (RAVEL__NONE: not a program one) */
+    uint32_t stack;  /* its stack id then (race.c's depot) */
+};
+bool ravel__heap_info(uint64_t addr, struct ravel__heap_info *info);
+
+/* ---- data races (race.c, suppress.c) ---------------------------------- */
+
+/* Detection is on in this executor (--races and memory for the shadow). */
+extern bool ravel__race_on;
+/* Sets up the detector (executor start) and starts an execution. */
+void ravel__race_init(void);
+void ravel__race_begin(void);
+/* The happens-before effect of an event the model just applied (arg:
+ * the operation's argument). */
+void ravel__race_event(const struct ravel__event *ev, int64_t arg);
+/* A plain access by the calling controlled thread. */
+void ravel__race_access(struct ravel__worker *w, const void *p,
+                        uint64_t size, bool write, uint64_t pc);
+/* free() or a moving realloc() of block p by the calling thread. */
+void ravel__race_free(const void *p, uint64_t pc);
+/* Memory handed out afresh: its earlier accesses are forgotten. */
+void ravel__race_forget(const void *p, size_t n);
+/* A program thread starts on worker w: its stack and TLS are new. */
+void ravel__race_thread_start(struct ravel__worker *w);
+/* Forgets the calling OS thread's TLS blocks (modules.c). */
+void ravel__race_forget_tls(void);
+/* Function entry/exit of thread th: its stack id follows. */
+void ravel__race_push(struct ravel__thread *th, uint64_t caller_pc);
+void ravel__race_pop(struct ravel__thread *th);
+/* Thread t enters (begin) or leaves its outermost atomic section. */
+void ravel__race_atomic_section(uint32_t t, bool begin);
+/* Shadow memory mapped, in bytes. */
+size_t ravel__race_mapped(void);
+/* Suppressions (suppress.c): loads --suppressions (a bad file is a fatal
+ * usage error), and tells whether a race between the access at (pc,
+ * stack) and the earlier one at (prev_pc, prev_stack) on addr is
+ * suppressed. */
+void ravel__race_suppressions_load(void);
+bool ravel__race_suppressed(uint64_t pc, uint32_t stack, uint64_t prev_pc,
+                            uint32_t prev_stack, uint64_t addr);
+/* The call sites of stack id s, innermost first (for suppressions). */
+uint32_t ravel__race_frames(uint32_t s, uint64_t *out, uint32_t max);
 
 /* ---- the run (executor.c, supervisor.c, crash.c, init.c) -------------- */
 
