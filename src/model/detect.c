@@ -276,6 +276,10 @@ static void barrier_arrive(struct ravel__detector *d,
     if ((serial && o->limit <= 1) || (!serial && o->value == 1))
         clock_clear(l);
     clock_join(d, l, d->thr[t].c);
+    /* The last arrival (serial) does not wait to leave: everyone else has
+     * arrived, so it acquires the round now. */
+    if (serial)
+        clock_join(d, d->thr[t].c, l);
     tick(d, t);
 }
 
@@ -403,8 +407,7 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
         return;
     default:
         /* START (the clock was made at CREATE), FINISH (join reads it),
-         * DETACH, EXIT, YIELD, SLEEP, destroys, promoted plain
-         * accesses: no edge. */
+         * DETACH, EXIT, YIELD, SLEEP, destroys: no edge. */
         return;
     }
 }

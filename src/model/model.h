@@ -61,7 +61,6 @@ enum ravel__obj_kind {
     RAVEL__OBJ_SPIN,
     RAVEL__OBJ_ONCE,
     RAVEL__OBJ_ATOMIC,
-    RAVEL__OBJ_PLAIN, /* plain memory at a promoted racing location */
 };
 
 enum ravel__thread_state {
@@ -171,8 +170,6 @@ enum ravel__event_flag {
                                have continued (a preemption) */
     RAVEL__EV_EXACT_PC = 32, /* pc is a function address, not a return
                                 address (thread start) */
-    RAVEL__EV_VALUE = 64,    /* plain access: `value` holds what was read
-                                or written */
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */

@@ -175,7 +175,6 @@ static bool seen_pair(uint64_t a, uint64_t b)
     if (sh->nraces < RAVEL__MAX_RACES) {
         sh->races[sh->nraces].pc_a = a;
         sh->races[sh->nraces].pc_b = b;
-        sh->races[sh->nraces].promoted = 0;
     }
     sh->nraces++;
     return false;
@@ -298,4 +297,66 @@ void ravel__race_thread_start(struct ravel__worker *w)
 size_t ravel__race_mapped(void)
 {
     return det ? ravel__det_mapped(det) : 0;
+}
+
+/* ---- memcpy, memmove, memset ---------------------------------------------- */
+
+/*
+ * The compilers call the C library's memcpy for an explicit memcpy (clang
+ * for struct copies too) and report nothing about the bytes it touches,
+ * so ravel interposes these three, as ThreadSanitizer does: called from
+ * the program's instrumented code in a controlled thread, they read and
+ * write their ranges. The copy itself is glibc's, reached through its
+ * checked entry points (__memcpy_chk ...) by volatile pointers, which no
+ * compiler can turn back into a call to memcpy, which would be this.
+ */
+extern void *__memcpy_chk(void *, const void *, size_t, size_t);
+extern void *__memmove_chk(void *, const void *, size_t, size_t);
+extern void *__memset_chk(void *, int, size_t, size_t);
+static void *(*volatile real_memcpy)(void *, const void *, size_t,
+                                     size_t) = __memcpy_chk;
+static void *(*volatile real_memmove)(void *, const void *, size_t,
+                                      size_t) = __memmove_chk;
+static void *(*volatile real_memset)(void *, int, size_t,
+                                     size_t) = __memset_chk;
+
+static inline struct ravel__worker *checked_caller(uint64_t pc, size_t n)
+{
+    if (!ravel__race_on || !n)
+        return NULL;
+    struct ravel__worker *w = ravel__controlled();
+    if (!w || !ravel__pc_instrumented(pc))
+        return NULL;
+    return w;
+}
+
+RAVEL__EXPORT void *memcpy(void *d, const void *s, size_t n)
+{
+    uint64_t pc = RAVEL__CALLER_PC;
+    struct ravel__worker *w = checked_caller(pc, n);
+    if (w) {
+        ravel__race_access(w, s, n, false, pc);
+        ravel__race_access(w, d, n, true, pc);
+    }
+    return real_memcpy(d, s, n, n);
+}
+
+RAVEL__EXPORT void *memmove(void *d, const void *s, size_t n)
+{
+    uint64_t pc = RAVEL__CALLER_PC;
+    struct ravel__worker *w = checked_caller(pc, n);
+    if (w) {
+        ravel__race_access(w, s, n, false, pc);
+        ravel__race_access(w, d, n, true, pc);
+    }
+    return real_memmove(d, s, n, n);
+}
+
+RAVEL__EXPORT void *memset(void *d, int c, size_t n)
+{
+    uint64_t pc = RAVEL__CALLER_PC;
+    struct ravel__worker *w = checked_caller(pc, n);
+    if (w)
+        ravel__race_access(w, d, n, true, pc);
+    return real_memset(d, c, n, n);
 }

@@ -90,7 +90,6 @@ struct ravel__shared {
     uint32_t nraces;          /* data races reported in the run */
     struct {
         uint64_t pc_a, pc_b; /* the pair of code locations, a <= b */
-        uint8_t promoted;    /* made visible operations (--promote-races) */
     } races[RAVEL__MAX_RACES];
     /* --profile: clock ticks (ravel__ticks) spent resetting the program,
      * running executions (program and thread switches), in the
