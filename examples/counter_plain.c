@@ -9,8 +9,10 @@
  *
  *     ravel run -- ./counter_plain
  *
- * The lost update the race allows (both threads read 0) is the same bug
- * as counter.c's; counter_fixed.c shows the fix.
+ * Then race-directed scheduling (on by default) makes the racing line a
+ * scheduling point and explores again: both threads read 0, one update
+ * is lost, and the assertion fails, in a second report whose ticket
+ * replays it. counter_fixed.c shows the fix.
  *
  * ravel-expect: data-race
  */

@@ -43,7 +43,7 @@ const char *ravel__obj_kind_name(uint8_t kind)
 {
     static const char *const names[] = {
         "object", "thread", "mutex",   "cond", "rwlock",
-        "sem",    "barrier", "spinlock", "once", "atomic",
+        "sem",    "barrier", "spinlock", "once", "atomic", "memory",
     };
     return kind < RAVEL__COUNT(names) ? names[kind] : "object";
 }
@@ -556,6 +556,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
     case RAVEL__OP_ATOMIC_RMW:
     case RAVEL__OP_ATOMIC_CAS:
     case RAVEL__OP_BARRIER_LEAVE:
+    case RAVEL__OP_PLAIN_READ:
+    case RAVEL__OP_PLAIN_WRITE:
         return 0;
 
     case RAVEL__OP_FINISH:

@@ -61,6 +61,7 @@ enum ravel__obj_kind {
     RAVEL__OBJ_SPIN,
     RAVEL__OBJ_ONCE,
     RAVEL__OBJ_ATOMIC,
+    RAVEL__OBJ_PLAIN, /* plain memory at a promoted racing location */
 };
 
 enum ravel__thread_state {

@@ -232,6 +232,10 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
         value_text(a, sizeof a, vs, ev->value);
         snprintf(buf, n, "store %s := %s", o, a);
         return;
+    case RAVEL__OP_PLAIN_READ:
+        value_text(a, sizeof a, vs, ev->value);
+        snprintf(buf, n, "read %s = %s", o, a);
+        return;
     case RAVEL__OP_ATOMIC_RMW:
         value_text(a, sizeof a, vs, ev->value);
         value_text(b, sizeof b, vs, ev->value2);
@@ -665,6 +669,50 @@ static void put_race(struct ravel__strbuf *sb, const struct ravel__exec *x)
     }
 }
 
+uint32_t ravel__report_promoted(const struct ravel__exec *x)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->nevents; i++)
+        n += x->events[i].kind == RAVEL__OP_PLAIN_READ ||
+             x->events[i].kind == RAVEL__OP_PLAIN_WRITE;
+    return n;
+}
+
+/* Race-directed scheduling: which racing lines were scheduling points in
+ * this execution, so that the reader links the failure to the race. */
+static void put_promoted(struct ravel__strbuf *sb, const struct ravel__exec *x)
+{
+    if (!ravel__report_promoted(x))
+        return;
+    ravel__sb_add(sb, "  race-directed: the racing accesses at");
+    char seen[8][300];
+    unsigned nseen = 0;
+    for (uint32_t i = 0; i < x->nevents && nseen < 8; i++) {
+        const struct ravel__event *ev = &x->events[i];
+        if (ev->kind != RAVEL__OP_PLAIN_READ &&
+            ev->kind != RAVEL__OP_PLAIN_WRITE)
+            continue;
+        struct ravel__frame f;
+        ravel__symbolize1(ev->pc, false, &f);
+        char loc[300];
+        if (f.line)
+            snprintf(loc, sizeof loc, "%s:%u",
+                     ravel__basename(f.file), f.line);
+        else
+            snprintf(loc, sizeof loc, "0x%llx", (unsigned long long)ev->pc);
+        unsigned k = 0;
+        while (k < nseen && strcmp(seen[k], loc))
+            k++;
+        if (k < nseen)
+            continue;
+        snprintf(seen[nseen++], sizeof seen[0], "%s", loc);
+        ravel__sb_printf(sb, " %s", loc);
+    }
+    ravel__sb_add(sb, " were scheduling\n  points in this "
+                      "execution: this failure is what the data race "
+                      "can do\n");
+}
+
 /* ---- headline, location, signature ------------------------------------ */
 
 static const char *signal_name(int64_t sig)
@@ -776,10 +824,22 @@ uint64_t ravel__report_signature(const struct ravel__exec *x)
     case RAVEL__FAIL_EXIT_STATUS:
         return ravel__fnv1a(&f->value, sizeof f->value, h);
     case RAVEL__FAIL_DATA_RACE: {
-        /* The pair of code locations, in either order. */
-        uint64_t a = x->race.cur.nframes ? x->race.cur.frames[0] : 0;
-        uint64_t b = x->race.prev.nframes ? x->race.prev.frames[0] : 0;
-        uint64_t pair[2] = {a < b ? a : b, a < b ? b : a};
+        /* The pair of source lines, in either order (the read and the
+         * write of one x++ are one location to its author). */
+        uint64_t side[2] = {0, 0};
+        const struct ravel__race_access *a[2] = {&x->race.cur,
+                                                 &x->race.prev};
+        for (int i = 0; i < 2; i++) {
+            if (!a[i]->nframes)
+                continue;
+            struct ravel__frame fr;
+            ravel__symbolize1(a[i]->frames[0], false, &fr);
+            side[i] = fr.line ? ravel__fnv1a(fr.file, strlen(fr.file),
+                                             fr.line * 0x9e3779b97f4a7c15ULL)
+                              : a[i]->frames[0];
+        }
+        uint64_t pair[2] = {side[0] < side[1] ? side[0] : side[1],
+                            side[0] < side[1] ? side[1] : side[0]};
         return ravel__fnv1a(pair, sizeof pair, h);
     }
     case RAVEL__FAIL_CRASH:
@@ -922,6 +982,8 @@ void ravel__report_bug(struct ravel__strbuf *sb,
         }
         break;
     }
+    if (f->kind != RAVEL__FAIL_DATA_RACE)
+        put_promoted(sb, x);
     if (f->kind == RAVEL__FAIL_LOCK_MISUSE && f->obj != RAVEL__NONE &&
         f->obj < x->nobjects)
         ravel__sb_printf(sb, "  the %s is %s\n",

@@ -254,6 +254,26 @@ bool ravel__pc_instrumented(uint64_t pc)
     return false;
 }
 
+bool ravel__pc_to_module(uint64_t pc, uint32_t *module, uint64_t *off)
+{
+    for (unsigned i = 0; i < nmods; i++)
+        for (unsigned k = 0; k < mods[i].ncode; k++)
+            if (pc >= mods[i].code[k].lo && pc < mods[i].code[k].hi) {
+                *module = i;
+                *off = pc - mods[i].bias;
+                return true;
+            }
+    return false;
+}
+
+bool ravel__pc_from_module(uint32_t module, uint64_t off, uint64_t *pc)
+{
+    if (module >= nmods)
+        return false;
+    *pc = mods[module].bias + off;
+    return ravel__pc_instrumented(*pc);
+}
+
 bool ravel__addr_global(uint64_t addr, uint64_t *where)
 {
     for (unsigned i = 0; i < nmods; i++)

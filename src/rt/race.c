@@ -132,6 +132,19 @@ void ravel__race_init(void)
     }
     ravel__race_on = true;
     ravel__race_forget_tls(); /* collects the TLS blocks, before main */
+    /* A replayed ticket's promoted locations (modules are known now). */
+    struct ravel__rt *rt = &ravel__rt;
+    if (rt->have_ticket && rt->ticket.npromote) {
+        rt->common->npromoted = 0;
+        for (uint32_t i = 0; i < rt->ticket.npromote &&
+                             rt->common->npromoted < RAVEL__MAX_PROMOTED;
+             i++) {
+            uint64_t pc;
+            if (ravel__pc_from_module(rt->ticket.promote[i].module,
+                                      rt->ticket.promote[i].offset, &pc))
+                rt->common->promoted[rt->common->npromoted++] = pc;
+        }
+    }
 }
 
 void ravel__race_begin(void)
@@ -160,23 +173,25 @@ void ravel__race_forget(const void *p, size_t n)
 
 /* ---- races --------------------------------------------------------------- */
 
-/* Has the pair (a, b) been reported in this run? Records it if not. */
+/* Has the pair (a, b) been reported in this run (by any lane)? Records
+ * it if not. */
 static bool seen_pair(uint64_t a, uint64_t b)
 {
-    struct ravel__shared *sh = ravel__rt.sh;
+    struct ravel__common *c = ravel__rt.common;
     if (a > b) {
         uint64_t t = a;
         a = b;
         b = t;
     }
-    for (uint32_t i = 0; i < sh->nraces && i < RAVEL__MAX_RACES; i++)
-        if (sh->races[i].pc_a == a && sh->races[i].pc_b == b)
+    uint32_t n = atomic_load(&c->nraces);
+    for (uint32_t i = 0; i < n && i < RAVEL__MAX_RACES; i++)
+        if (c->races[i].pc_a == a && c->races[i].pc_b == b)
             return true;
-    if (sh->nraces < RAVEL__MAX_RACES) {
-        sh->races[sh->nraces].pc_a = a;
-        sh->races[sh->nraces].pc_b = b;
+    uint32_t k = atomic_fetch_add(&c->nraces, 1);
+    if (k < RAVEL__MAX_RACES) {
+        c->races[k].pc_a = a;
+        c->races[k].pc_b = b;
     }
-    sh->nraces++;
     return false;
 }
 
@@ -209,6 +224,15 @@ static void fill_origin(struct ravel__race *r, uint64_t addr)
     }
 }
 
+/* Is pc one of the promoted code locations? */
+static bool promoted(const struct ravel__common *c, uint64_t pc)
+{
+    for (uint32_t i = 0; i < c->npromoted; i++)
+        if (c->promoted[i] == pc)
+            return true;
+    return false;
+}
+
 /* Reports the race of the access just checked, unless it is known,
  * suppressed or ignored. Ends the execution when it reports. */
 static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
@@ -219,6 +243,11 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
     struct ravel__thread *th = &x->threads[w->slot];
     if (ravel__race_suppressed(pc, th->stack_id, hit->prev.pc,
                                hit->prev.stack, addr))
+        return;
+    /* Both locations already scheduling points: this race was reported
+     * and is being explored. */
+    const struct ravel__common *c = ravel__rt.common;
+    if (c->npromoted && promoted(c, pc) && promoted(c, hit->prev.pc))
         return;
     if (seen_pair(pc, hit->prev.pc))
         return;
@@ -253,12 +282,42 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
                     pname);
 }
 
+/* A promoted access: a visible operation first (others may run before
+ * it), then the access itself, which the caller checks as usual. */
+static void promoted_step(struct ravel__worker *w, const void *p,
+                          uint64_t size, bool write, uint64_t pc)
+{
+    bool created;
+    uint32_t o = ravel__object(w, p, RAVEL__OBJ_PLAIN, &created);
+    if (o == RAVEL__NONE)
+        return;
+    int rc;
+    struct ravel__event *ev =
+        ravel__step(w, write ? RAVEL__OP_PLAIN_WRITE : RAVEL__OP_PLAIN_READ,
+                    o, RAVEL__NONE, (int64_t)size, pc, &rc);
+    if (!write) {
+        /* What it is about to read (the baton is ours: nothing changes
+         * it before the program's own load). */
+        const volatile void *q = p;
+        switch (size) {
+        case 1: ev->value = *(const volatile int8_t *)q; break;
+        case 2: ev->value = *(const volatile int16_t *)q; break;
+        case 4: ev->value = *(const volatile int32_t *)q; break;
+        case 8: ev->value = *(const volatile int64_t *)q; break;
+        default: break;
+        }
+    }
+}
+
 void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
                         bool write, uint64_t pc)
 {
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (RAVEL__UNLIKELY(th->ignore))
         return;
+    const struct ravel__common *c = ravel__rt.common;
+    if (RAVEL__UNLIKELY(c->npromoted) && promoted(c, pc))
+        promoted_step(w, p, size, write, pc);
     struct ravel__det_hit hit;
     uint8_t flags = write ? RAVEL__DET_WRITE : 0;
     if (RAVEL__UNLIKELY(ravel__det_access(det, w->slot,

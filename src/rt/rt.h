@@ -59,6 +59,8 @@
 /* Distinct data races (pairs of code locations) remembered in one run;
  * beyond that a race may be reported again. */
 #define RAVEL__MAX_RACES 256
+/* Code locations race-directed scheduling can make visible operations. */
+#define RAVEL__MAX_PROMOTED 64
 
 /* A distinct result declared with ravel_result(). */
 struct ravel__outcome {
@@ -87,10 +89,6 @@ struct ravel__shared {
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
-    uint32_t nraces;          /* data races reported in the run */
-    struct {
-        uint64_t pc_a, pc_b; /* the pair of code locations, a <= b */
-    } races[RAVEL__MAX_RACES];
     /* --profile: clock ticks (ravel__ticks) spent resetting the program,
      * running executions (program and thread switches), in the
      * strategy's choices during them, and in its analysis after each. */
@@ -113,6 +111,18 @@ struct ravel__shared {
 
 struct ravel__common {
     _Atomic uint64_t next_number; /* the next execution's number */
+    /* Data races reported in the run, by pair of code locations (a <= b),
+     * so that no lane reports one twice (race.c). */
+    _Atomic uint32_t nraces;
+    struct {
+        uint64_t pc_a, pc_b;
+    } races[RAVEL__MAX_RACES];
+    /* Race-directed scheduling: code locations whose plain accesses are
+     * visible operations in this phase of the run (set by the
+     * supervisor between phases, or from a replayed ticket). */
+    uint32_t npromoted;
+    uint64_t promoted[RAVEL__MAX_PROMOTED];
+    uint32_t phase; /* explorations restarted after a promotion */
     _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
                                bug was found before it) */
 };
@@ -427,6 +437,10 @@ void ravel__race_pop(struct ravel__thread *th);
 void ravel__race_atomic_section(uint32_t t, bool begin);
 /* Shadow memory mapped, in bytes. */
 size_t ravel__race_mapped(void);
+/* A code address as (instrumented module index, offset), stable across
+ * runs of one program (tickets), and back; false when unknown. */
+bool ravel__pc_to_module(uint64_t pc, uint32_t *module, uint64_t *off);
+bool ravel__pc_from_module(uint32_t module, uint64_t off, uint64_t *pc);
 /* Suppressions (suppress.c): loads --suppressions (a bad file is a fatal
  * usage error), and tells whether a race between the access at (pc,
  * stack) and the earlier one at (prev_pc, prev_stack) on addr is

@@ -388,6 +388,33 @@ def group_races(args):
         check(r.returncode == 1 and "SUMMARY: ravel: data-race" in r.stderr,
               "counter_plain: the ticket does not replay the race (exit %d)" % r.returncode)
 
+    # Race-directed scheduling: the racing line becomes a scheduling point
+    # and the exploration goes on to the lost update's assertion, whose
+    # ticket (with the promoted locations in it) replays it.
+    if check(s is not None, "counter_plain: no JSON"):
+        kinds = [b["kind"] for b in s["bugs"]]
+        check(kinds == ["data-race", "assertion"],
+              "counter_plain: expected the race, then the assertion: %s" % kinds)
+        check(s["promoted_locations"] >= 2 and s["restarts"] >= 1,
+              "counter_plain: promotion not recorded in JSON")
+        asserts = [b for b in s["bugs"] if b["kind"] == "assertion"]
+        if asserts:
+            check(asserts[0]["race_directed"] and not s["bugs"][0]["race_directed"],
+                  "counter_plain: race_directed flags")
+            check(re.search(r"read counter = 0 .*\n.*\n.*read counter = 0", err) is not None
+                  or err.count("read counter = 0") >= 2,
+                  "counter_plain: the trace does not show both threads reading 0")
+            check("race-directed: the racing accesses at counter_plain.c:26" in err,
+                  "counter_plain: the assertion report does not name the race")
+            r = run([args.ravel, "replay", asserts[0]["ticket"]], cwd=work)
+            check(r.returncode == 1 and "SUMMARY: ravel: assertion" in r.stderr,
+                  "counter_plain: the assertion ticket does not replay (exit %d): %s"
+                  % (r.returncode, r.stderr[-1500:]))
+    p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
+                     ["--seed", "1", "--no-promote-races"], work)
+    check(s is not None and [b["kind"] for b in s["bugs"]] == ["data-race"],
+          "counter_plain --no-promote-races: expected only the race")
+
     # A heap block: its allocation stack.
     p, s = ravel_run(args, exe("race_free"), {"options": [], "args": []}, [], work)
     check(re.search(r"Free of size \d+ at 0x[0-9a-f]+ by thread 1\.1", p.stderr) is not None,
