@@ -425,12 +425,10 @@ void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
 
 /* ---- shadow ------------------------------------------------------------ */
 
-static struct leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
-                             bool create)
+static __attribute__((noinline)) struct leaf *
+leaf_lookup(struct ravel__detector *d, uint64_t addr, bool create)
 {
     uint64_t base = addr >> LEAF_BITS;
-    if (RAVEL__LIKELY(d->last_leaf && d->last_leaf_addr == base))
-        return d->last_leaf;
     uint64_t ti = (addr >> 32) & ((1u << TOP_BITS) - 1);
     uint64_t mi = (addr >> LEAF_BITS) & ((1u << MID_BITS) - 1);
     struct mid *m = d->top[ti];
@@ -455,6 +453,15 @@ static struct leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
     return l;
 }
 
+static inline struct leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
+                                    bool create)
+{
+    if (RAVEL__LIKELY(d->last_leaf &&
+                      d->last_leaf_addr == addr >> LEAF_BITS))
+        return d->last_leaf;
+    return leaf_lookup(d, addr, create);
+}
+
 /* Does the cell's access happen before thread t's current point? */
 static inline bool ordered(const struct ravel__detector *d, uint32_t t,
                            const struct ravel__det_cell *c)
@@ -463,7 +470,7 @@ static inline bool ordered(const struct ravel__detector *d, uint32_t t,
 }
 
 /* Checks and records one access within one granule. */
-static bool granule_access(struct ravel__detector *d, struct leaf *l,
+static inline __attribute__((always_inline)) bool granule_access(struct ravel__detector *d, struct leaf *l,
                            uint64_t gaddr, uint32_t t, uint8_t mask,
                            uint8_t flags, uint64_t pc, uint32_t stack,
                            struct ravel__det_hit *hit, bool report)
@@ -474,39 +481,55 @@ static bool granule_access(struct ravel__detector *d, struct leaf *l,
     bool write = flags & RAVEL__DET_WRITE;
     uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
     if (g->stamp < d->exec_start || g->stamp < pstamp) {
-        memset(g->c, 0, sizeof g->c);
+        g->c[0].mask = g->c[1].mask = g->c[2].mask = 0;
         g->stamp = d->gen;
     }
-    /* Same thread, same epoch, same bytes, already at least as strong:
-     * nothing new to learn (loops hit this). */
-    struct ravel__det_cell *c0 = &g->c[0];
-    if (c0->tid == t && c0->clock == epoch && c0->mask == mask &&
-        (write ? (c0->flags & RAVEL__DET_WRITE) && !g->c[1].mask &&
-                     !g->c[2].mask
-               : true))
+    /* Fast path (loops hit it): an access of this thread in this epoch
+     * already covers these bytes. A read is then nothing new (anything
+     * racing with it races with that access, at the same point of the
+     * thread's history); a write neither, if it was a write and no other
+     * thread's access to these bytes came since. */
+    uint8_t others = 0;
+    int own = -1;
+    for (unsigned i = 0; i < CELLS; i++) {
+        const struct ravel__det_cell *c = &g->c[i];
+        if (!(c->mask & mask))
+            continue;
+        if (c->tid != t)
+            others |= c->mask;
+        else if (c->clock == epoch && (c->mask & mask) == mask &&
+                 (!write || (c->flags & RAVEL__DET_WRITE)))
+            own = (int)i;
+    }
+    if (own >= 0 && (!write || !(others & mask)))
         return false;
     bool raced = false;
-    for (unsigned i = 0; i < CELLS && !raced; i++) {
-        struct ravel__det_cell *c = &g->c[i];
-        if (!(c->mask & mask) || c->tid == t)
-            continue;
-        if (!write && !(c->flags & RAVEL__DET_WRITE))
-            continue;
-        if (ordered(d, t, c))
-            continue;
-        raced = true;
-        if (report) {
-            hit->prev = *c;
-            uint8_t both = c->mask;
-            hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(both);
-            hit->prev_size = (uint32_t)__builtin_popcount(both);
+    if (others & mask) {
+        for (unsigned i = 0; i < CELLS && !raced; i++) {
+            const struct ravel__det_cell *c = &g->c[i];
+            if (!(c->mask & mask) || c->tid == t)
+                continue;
+            if (!write && !(c->flags & RAVEL__DET_WRITE))
+                continue;
+            if (ordered(d, t, c))
+                continue;
+            raced = true;
+            if (report) {
+                hit->prev = *c;
+                hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(c->mask);
+                hit->prev_size = (uint32_t)__builtin_popcount(c->mask);
+            }
         }
     }
     /* Forget what this access supersedes. A write supersedes every
      * earlier access to its bytes (anything racing with them raced with
      * it or was reported); a read supersedes reads that happen before it
-     * (a later write racing with those races with this one too). */
-    int free_slot = -1, oldest_read = -1;
+     * (a later write racing with those races with this one too). Then
+     * record it, in a cell of the same thread, epoch, kind and code
+     * location if there is one (a loop over an array's elements fills
+     * one cell per granule), else in a free cell, else over the oldest
+     * read. */
+    int free_slot = -1, oldest_read = -1, same = -1;
     for (unsigned i = 0; i < CELLS; i++) {
         struct ravel__det_cell *c = &g->c[i];
         if (c->mask & mask) {
@@ -518,29 +541,26 @@ static bool granule_access(struct ravel__detector *d, struct leaf *l,
         if (!c->mask) {
             if (free_slot < 0)
                 free_slot = (int)i;
+        } else if (c->tid == t && c->clock == epoch && c->flags == flags &&
+                   c->pc == pc && c->stack == stack) {
+            same = (int)i;
         } else if (!(c->flags & RAVEL__DET_WRITE) &&
                    (oldest_read < 0 ||
                     c->clock < g->c[oldest_read].clock)) {
             oldest_read = (int)i;
         }
     }
-    if (free_slot < 0) {
+    if (same >= 0) {
+        g->c[same].mask |= mask;
+    } else {
         /* Full of unordered reads (and a write): forget the oldest read.
          * That can miss a race; it cannot invent one. */
-        free_slot = oldest_read >= 0 ? oldest_read : 0;
-    }
-    struct ravel__det_cell *n = &g->c[free_slot];
-    n->clock = epoch;
-    n->tid = (uint16_t)t;
-    n->mask = mask;
-    n->flags = flags;
-    n->stack = stack;
-    n->pc = pc;
-    /* Keep the fast-path cell first. */
-    if (free_slot != 0) {
-        struct ravel__det_cell tmp = g->c[0];
-        g->c[0] = *n;
-        *n = tmp;
+        int slot = free_slot >= 0 ? free_slot
+                   : oldest_read >= 0 ? oldest_read
+                                      : 0;
+        struct ravel__det_cell n = {epoch, (uint16_t)t, mask, flags,
+                                    stack, 0, pc};
+        g->c[slot] = n;
     }
     g->stamp = d->gen;
     return raced;

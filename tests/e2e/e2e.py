@@ -368,18 +368,20 @@ def group_races(args):
     p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
                      ["--seed", "1"], work)
     err = p.stderr
+    src = open(os.path.join(args.src, "examples", "counter_plain.c")).read()
+    line = src[:src.index("counter++;")].count("\n") + 1
     check(p.returncode == 1, "counter_plain: exit %d" % p.returncode)
     check("WARNING: ravel: data race" in err, "counter_plain: no WARNING banner")
     check(re.search(r"  (Read|Write) of size 4 at 0x[0-9a-f]+ by thread 1\.\d:\n"
-                    r"    #0 increment .*counter_plain\.c:26", err) is not None,
+                    r"    #0 increment .*counter_plain\.c:%d" % line, err) is not None,
           "counter_plain: current access with its stack missing:\n" + err)
     check(re.search(r"  Previous (read|write) of size 4 at 0x[0-9a-f]+ by thread 1\.\d:\n"
-                    r"    #0 increment .*counter_plain\.c:26", err) is not None,
+                    r"    #0 increment .*counter_plain\.c:%d" % line, err) is not None,
           "counter_plain: previous access with its stack missing")
     check("Location is global 'counter'" in err, "counter_plain: global not named")
     check(re.search(r"thread 1\.1 was created by thread 1 at main .*counter_plain\.c:\d+", err)
           is not None, "counter_plain: creation of thread 1.1 missing")
-    check(re.search(r"SUMMARY: ravel: data-race .*counter_plain\.c:26 in increment", err)
+    check(re.search(r"SUMMARY: ravel: data-race .*counter_plain\.c:%d in increment" % line, err)
           is not None, "counter_plain: SUMMARY line")
     if check(s is not None and s["bugs"] and s["bugs"][0]["kind"] == "data-race",
              "counter_plain: JSON bug kind"):
@@ -404,7 +406,7 @@ def group_races(args):
             check(re.search(r"read counter = 0 .*\n.*\n.*read counter = 0", err) is not None
                   or err.count("read counter = 0") >= 2,
                   "counter_plain: the trace does not show both threads reading 0")
-            check("race-directed: the racing accesses at counter_plain.c:26" in err,
+            check("race-directed: the racing accesses at counter_plain.c:%d" % line in err,
                   "counter_plain: the assertion report does not name the race")
             r = run([args.ravel, "replay", asserts[0]["ticket"]], cwd=work)
             check(r.returncode == 1 and "SUMMARY: ravel: assertion" in r.stderr,
