@@ -25,6 +25,7 @@
  * of executions), reset.c (restoring the program between executions),
  * heap.c (allocation tracking), modules.c (which code is instrumented),
  * sched.c (scheduling points), backend_os.c (threads), crash.c (signals),
+ * race.c and suppress.c (the data-race detector's side, memcpy/memset),
  * and the interceptors: intercept_thread.c, intercept_sync.c,
  * intercept_tsan.c, intercept_libc.c, api.c (the public ravel_* API).
  */
