@@ -397,15 +397,17 @@ def group_races(args):
         kinds = [b["kind"] for b in s["bugs"]]
         check(kinds == ["data-race", "assertion"],
               "counter_plain: expected the race, then the assertion: %s" % kinds)
-        check(s["promoted_locations"] >= 2 and s["restarts"] >= 1,
+        # (gcc instruments the read and the write of counter++; clang -O2
+        # only the write, its load coming before the hook.)
+        check(s["promoted_locations"] >= 1 and s["restarts"] >= 1,
               "counter_plain: promotion not recorded in JSON")
         asserts = [b for b in s["bugs"] if b["kind"] == "assertion"]
         if asserts:
             check(asserts[0]["race_directed"] and not s["bugs"][0]["race_directed"],
                   "counter_plain: race_directed flags")
-            check(re.search(r"read counter = 0 .*\n.*\n.*read counter = 0", err) is not None
-                  or err.count("read counter = 0") >= 2,
-                  "counter_plain: the trace does not show both threads reading 0")
+            trace = err[err.index("BUG (assertion)"):]
+            check(trace.count("read counter = 0") >= 2 or trace.count("write counter") >= 2,
+                  "counter_plain: the trace does not show the promoted accesses")
             check("race-directed: the racing accesses at counter_plain.c:%d" % line in err,
                   "counter_plain: the assertion report does not name the race")
             r = run([args.ravel, "replay", asserts[0]["ticket"]], cwd=work)
