@@ -67,6 +67,8 @@ struct ravel__detector {
     uint32_t gen;        /* grows at every execution start and reset */
     uint32_t exec_start; /* gen when the execution began */
     uint32_t width;      /* threads created in this execution */
+    uint32_t high;       /* the largest width of any execution so far:
+                            no clock entry at or above it was ever set */
     uint32_t max_objects;
     struct mid **top;            /* 1 << TOP_BITS entries */
     struct thread_clocks *thr;   /* W entries */
@@ -134,9 +136,11 @@ static uint32_t next_gen(struct ravel__detector *d)
     return ++d->gen;
 }
 
-static void clock_clear(uint32_t *c)
+/* Clears a clock: only the entries some execution may have set (a full
+ * clock is 4 KiB, and executions start threads by the thousand). */
+static void clock_clear(const struct ravel__detector *d, uint32_t *c)
 {
-    memset(c, 0, sizeof(uint32_t) * W);
+    memset(c, 0, sizeof(uint32_t) * d->high);
 }
 
 static void clock_join(const struct ravel__detector *d, uint32_t *into,
@@ -153,6 +157,8 @@ void ravel__det_begin(struct ravel__detector *d)
     d->arena_used = 0;
     uint32_t old = d->width;
     d->width = 1;
+    if (!d->high)
+        d->high = 1;
     /* Thread 0's clocks, and the section clock, over the old width. */
     struct thread_clocks *t0 = &d->thr[0];
     memset(t0->c, 0, sizeof(uint32_t) * (old ? old : 1));
@@ -186,8 +192,8 @@ static uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
         d->obj_clock[o] = d->arena_used;
         d->arena_used += 2;
         d->obj_stamp[o] = d->exec_start;
-        clock_clear(d->arena + (size_t)d->obj_clock[o] * W);
-        clock_clear(d->arena + (size_t)(d->obj_clock[o] + 1) * W);
+        clock_clear(d, d->arena + (size_t)d->obj_clock[o] * W);
+        clock_clear(d, d->arena + (size_t)(d->obj_clock[o] + 1) * W);
     }
     return d->arena + (size_t)(d->obj_clock[o] + slot) * W;
 }
@@ -249,7 +255,7 @@ static void atomic_write(struct ravel__detector *d, uint32_t t, uint32_t o,
     struct thread_clocks *tc = &d->thr[t];
     if (mo_release(mo)) {
         if (!rmw)
-            clock_clear(l);
+            clock_clear(d, l);
         clock_join(d, l, tc->c);
         tick(d, t);
     } else {
@@ -274,7 +280,7 @@ static void barrier_arrive(struct ravel__detector *d,
     if (!l)
         return;
     if ((serial && o->limit <= 1) || (!serial && o->value == 1))
-        clock_clear(l);
+        clock_clear(d, l);
     clock_join(d, l, d->thr[t].c);
     /* The last arrival (serial) does not wait to leave: everyone else has
      * arrived, so it acquires the round now. */
@@ -302,9 +308,11 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
         if (c + 1 > d->width)
             d->width = c + 1;
         struct thread_clocks *cc = &d->thr[c];
-        clock_clear(cc->c);
-        clock_clear(cc->acq);
-        clock_clear(cc->rel);
+        if (d->width > d->high)
+            d->high = d->width;
+        clock_clear(d, cc->c);
+        clock_clear(d, cc->acq);
+        clock_clear(d, cc->rel);
         clock_join(d, cc->c, tc->c);
         cc->c[c] = 1;
         tick(d, t);
@@ -598,23 +606,36 @@ void ravel__det_reset(struct ravel__detector *d, uint64_t addr,
     if (end < addr)
         end = UINT64_MAX;
     uint32_t stamp = next_gen(d);
+    const uint64_t page = 1ull << PAGE_BITS;
+    /* Leaf by leaf, straight through the tables (a thread's whole stack
+     * is reset at every thread start, mostly never touched: absent leaves
+     * and tables must cost a pointer test each). */
     while (addr < end) {
-        struct leaf *l = leaf_get(d, addr, false);
+        uint64_t ti = (addr >> 32) & ((1u << TOP_BITS) - 1);
+        const struct mid *m = d->top[ti];
+        if (!m) {
+            uint64_t next = ((addr >> 32) + 1) << 32;
+            addr = next > addr ? next : end;
+            continue;
+        }
         uint64_t leaf_end = (addr | ((1ull << LEAF_BITS) - 1)) + 1;
+        struct leaf *l = m->leaf[(addr >> LEAF_BITS) & ((1u << MID_BITS) - 1)];
+        uint64_t stop = end < leaf_end || leaf_end == 0 ? end : leaf_end;
         if (!l) {
-            addr = leaf_end;
+            addr = stop;
             continue;
         }
-        uint64_t page = 1ull << PAGE_BITS;
-        if ((addr & (page - 1)) == 0 && end - addr >= page) {
-            l->page_stamp[(addr >> PAGE_BITS) & (LEAF_PAGES - 1)] = stamp;
-            addr += page;
-            continue;
+        while (addr < stop) {
+            if ((addr & (page - 1)) == 0 && stop - addr >= page) {
+                l->page_stamp[(addr >> PAGE_BITS) & (LEAF_PAGES - 1)] = stamp;
+                addr += page;
+                continue;
+            }
+            /* A granule only partly in the range is shared with other
+             * memory (never for malloc's 16-byte-aligned blocks): forget
+             * it too, which can only miss races. */
+            l->g[(addr >> 3) & (LEAF_GRANULES - 1)].stamp = 0;
+            addr = (addr & ~(uint64_t)7) + 8;
         }
-        /* A granule only partly in the range is shared with other memory
-         * (never for malloc's 16-byte-aligned blocks): forget it too,
-         * which can only miss races. */
-        l->g[(addr >> 3) & (LEAF_GRANULES - 1)].stamp = 0;
-        addr = (addr & ~(uint64_t)7) + 8;
     }
 }

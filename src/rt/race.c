@@ -197,7 +197,6 @@ static bool seen_pair(uint64_t a, uint64_t b)
 
 static void fill_origin(struct ravel__race *r, uint64_t addr)
 {
-    struct ravel__exec *x = ravel__rt.x;
     uint64_t where;
     uint32_t slot;
     uint64_t depth;
@@ -217,7 +216,6 @@ static void fill_origin(struct ravel__race *r, uint64_t addr)
         r->alloc_thread = info.thread;
         r->alloc_nframes = frames_of(info.pc, info.stack, r->alloc_frames,
                                      RAVEL__RACE_FRAMES);
-        (void)x;
     } else if (ravel__stack_owner(addr, &slot, &depth)) {
         r->origin = RAVEL__ORIGIN_STACK;
         r->stack_thread = slot;
