@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-lint clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-lint clean
 
 all: build
 
@@ -61,6 +61,10 @@ bench: build
 # Property-based testing: generated test cases per second (bench/pbt.py).
 bench-pbt: build
 	@bench/pbt.py $(BUILD)
+
+# The race detector's cost per plain access and slowdown (bench/races.c).
+bench-races: build
+	@scripts/bench-races $(BUILD)
 
 # ravel lint on the SQLite amalgamation (fetched from the npm registry on
 # first use) against clang -O0 on the same file.

@@ -18,6 +18,13 @@
  *                     no other thread runs in between (unless this one
  *                     blocks): an atomic section, to model operations the
  *                     real system performs atomically.
+ *   ravel_ignore_begin(), ravel_ignore_end()
+ *                     the calling thread's plain memory accesses in
+ *                     between are not checked for data races: for code
+ *                     you have judged benign (a statistics counter whose
+ *                     exact value does not matter) and cannot change yet.
+ *                     Prefer atomics: a data race is undefined behaviour,
+ *                     and the compiler may break "benign" ones.
  *
  * When the program is not running under ravel, these functions do
  * nothing. C and C++ compatible. Link against libravel_rt (ravel-cc does).
@@ -56,6 +63,11 @@ void ravel_assume(int cond);
 /* An atomic section of the calling thread (they nest). */
 void ravel_atomic_begin(void);
 void ravel_atomic_end(void);
+
+/* Plain accesses of the calling thread are not race-checked in between
+ * (they nest). See docs/races.md. */
+void ravel_ignore_begin(void);
+void ravel_ignore_end(void);
 
 /* ---- property-based testing against a model (docs/pbt.md) ------------ */
 

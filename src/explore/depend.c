@@ -98,10 +98,12 @@ static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
         add(a, obj, CN);
         return;
     case RAVEL__OP_ATOMIC_LOAD:
+    case RAVEL__OP_PLAIN_READ:
         add(a, obj, R);
         return;
     case RAVEL__OP_ATOMIC_STORE:
     case RAVEL__OP_ATOMIC_RMW:
+    case RAVEL__OP_PLAIN_WRITE:
         add(a, obj, W);
         return;
     case RAVEL__OP_ATOMIC_CAS:

@@ -6,8 +6,10 @@
  * executing them in the other order could change what the program sees.
  * Each event accesses up to two objects, each access in a class:
  *
- *     READ     atomic load, failed compare-exchange, sem_getvalue
- *     WRITE    atomic store / read-modify-write / successful CAS
+ *     READ     atomic load, failed compare-exchange, sem_getvalue, a
+ *              promoted plain read (race-directed scheduling)
+ *     WRITE    atomic store / read-modify-write / successful CAS, a
+ *              promoted plain write
  *     ACQUIRE  taking a lock (lock, successful trylock, wrlock, rdlock of
  *              a writer, cond wake, sem_wait, once, barrier arrival)
  *     RELEASE  giving it back (unlock, cond wait's release)

@@ -422,6 +422,38 @@ static int parse_line(struct parser *ps, struct ravel__ticket *t,
     } else if (KEY("choices")) {
         if (parse_choices(ps, t))
             return -1;
+    } else if (KEY("promote")) {
+        /* module:hex-offset ... */
+        for (;;) {
+            skip_spaces(ps);
+            if (at_eol(ps) || *ps->p == '\r')
+                break;
+            const char *tok;
+            size_t n = token(ps, &tok);
+            const char *colon = memchr(tok, ':', n);
+            if (!colon || colon == tok || colon + 1 == tok + n)
+                return perr(ps, "promote wants MODULE:OFFSET", NULL);
+            uint64_t mod = 0, off = 0;
+            for (const char *q = tok; q < colon; q++) {
+                if (*q < '0' || *q > '9' || mod > 1000)
+                    return perr(ps, "promote: bad module number", NULL);
+                mod = mod * 10 + (uint64_t)(*q - '0');
+            }
+            if ((size_t)(tok + n - colon - 1) > 16)
+                return perr(ps, "promote: offset too long", NULL);
+            for (const char *q = colon + 1; q < tok + n; q++) {
+                int v = hexval(*q);
+                if (v < 0)
+                    return perr(ps, "promote: offset must be hexadecimal",
+                                NULL);
+                off = off * 16 + (uint64_t)v;
+            }
+            if (t->npromote >= RAVEL__TICKET_MAX_PROMOTE)
+                return perr(ps, "too many promoted locations", NULL);
+            t->promote[t->npromote].module = (uint32_t)mod;
+            t->promote[t->npromote].offset = off;
+            t->npromote++;
+        }
     } else if (KEY("end")) {
         *ended = true;
     } else {
@@ -645,5 +677,12 @@ void ravel__ticket_format(const struct ravel__ticket *t,
     }
     if (col)
         ravel__sb_addc(sb, '\n');
+    if (t->npromote) {
+        ravel__sb_add(sb, "promote");
+        for (uint32_t i = 0; i < t->npromote; i++)
+            ravel__sb_printf(sb, " %u:%llx", t->promote[i].module,
+                             (unsigned long long)t->promote[i].offset);
+        ravel__sb_addc(sb, '\n');
+    }
     ravel__sb_add(sb, "end\n");
 }

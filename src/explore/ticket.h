@@ -18,6 +18,7 @@
  *     kind assertion
  *     schedule 1*2 1.1*2 1.2*2 1.1 1.2 1*3
  *     choices 12:2:1
+ *     promote 0:11a9 0:11b4     (race-directed scheduling, if any)
  *     end
  *
  * The parser is strict (every line known, every number in range, `end`
@@ -32,6 +33,14 @@
 /* Largest ticket file accepted (a schedule of 10^8 steps compresses to
  * far less than this unless it alternates threads at every step). */
 #define RAVEL__TICKET_MAX_BYTES (256u << 20)
+
+/* Code locations made scheduling points by race-directed scheduling when
+ * the ticket was recorded (a replay needs the same ones). */
+#define RAVEL__TICKET_MAX_PROMOTE 64
+struct ravel__ticket_promote {
+    uint32_t module; /* instrumented module, in load order */
+    uint64_t offset; /* from the module's load address */
+};
 
 struct ravel__ticket_vchoice {
     uint32_t step; /* events before the choice (0-based step) */
@@ -61,6 +70,8 @@ struct ravel__ticket {
     } *runs;
     uint32_t nvchoices;
     struct ravel__ticket_vchoice *vchoices;
+    uint32_t npromote;
+    struct ravel__ticket_promote promote[RAVEL__TICKET_MAX_PROMOTE];
 };
 
 /* Parses len bytes of ticket text. On error returns -1 with a one-line

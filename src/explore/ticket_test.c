@@ -22,6 +22,7 @@ static const char good[] =
     "schedule 1*2 1.1 1.2*3\n"
     "schedule 1\n"
     "choices 3:2:1 5:3:2\n"
+    "promote 0:11a9 2:ff\n"
     "end\n";
 
 static int parse(const char *text, struct ravel__ticket *t, char *err)
@@ -35,6 +36,11 @@ CHECK_TEST(parses_every_field)
     char err[256];
     CHECK_EQ(parse(good, &t, err), 0);
     CHECK_STR(t.program, "/tmp/a b/prog");
+    CHECK_EQ(t.npromote, 2u);
+    CHECK_EQ(t.promote[0].module, 0u);
+    CHECK_EQ(t.promote[0].offset, 0x11a9u);
+    CHECK_EQ(t.promote[1].module, 2u);
+    CHECK_EQ(t.promote[1].offset, 0xffu);
     CHECK_EQ(t.program_hash, 0x00112233445566ffULL);
     CHECK_EQ(t.argc, 3);
     CHECK_STR(t.argv[1], "x\"y");
@@ -112,6 +118,9 @@ CHECK_TEST(rejects_malformed_tickets)
     rejects("max-steps 1000", "max-steps 3", "does not fit");
     rejects("execution 12", "bogus 12", "unknown field 'bogus'");
     rejects("\"x\\\"y\"", "\"x\\qy\"", "unknown escape");
+    rejects("promote 0:11a9", "promote 0-11a9", "MODULE:OFFSET");
+    rejects("promote 0:11a9", "promote 0:11g9", "hexadecimal");
+    rejects("promote 0:11a9", "promote x:11a9", "module number");
 }
 
 CHECK_TEST(rejects_binary_and_empty_input)

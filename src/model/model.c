@@ -43,14 +43,14 @@ const char *ravel__obj_kind_name(uint8_t kind)
 {
     static const char *const names[] = {
         "object", "thread", "mutex",   "cond", "rwlock",
-        "sem",    "barrier", "spinlock", "once", "atomic",
+        "sem",    "barrier", "spinlock", "once", "atomic", "memory",
     };
     return kind < RAVEL__COUNT(names) ? names[kind] : "object";
 }
 
 static const char *const fail_names[RAVEL__FAIL_COUNT] = {
     "none",       "assertion",      "crash",       "deadlock", "lock-misuse",
-    "step-limit", "nondeterminism", "exit-status", "hang",
+    "step-limit", "nondeterminism", "exit-status", "hang", "data-race",
     "postcondition", "linearizability",
 };
 
@@ -557,6 +557,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
     case RAVEL__OP_ATOMIC_RMW:
     case RAVEL__OP_ATOMIC_CAS:
     case RAVEL__OP_BARRIER_LEAVE:
+    case RAVEL__OP_PLAIN_READ:
+    case RAVEL__OP_PLAIN_WRITE:
         return 0;
 
     case RAVEL__OP_FINISH:
@@ -751,13 +753,17 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         held_add(th, op->obj, false);
         return 0;
     case RAVEL__OP_RW_UNLOCK: {
+        /* aux: 1 when the writer unlocks, 0 for a reader (happens-before
+         * differs, src/model/detect.c). */
         if (o->owner == t) {
             o->owner = RAVEL__NONE;
             held_remove(th, op->obj);
+            ev->aux = 1;
             return 0;
         }
         struct ravel__held *h = held_find(th, op->obj);
         if (h && h->read && o->readers) {
+            ev->aux = 0;
             o->readers--;
             held_remove(th, op->obj);
             return 0;

@@ -61,6 +61,7 @@ enum ravel__obj_kind {
     RAVEL__OBJ_SPIN,
     RAVEL__OBJ_ONCE,
     RAVEL__OBJ_ATOMIC,
+    RAVEL__OBJ_PLAIN, /* plain memory at a promoted racing location */
 };
 
 enum ravel__thread_state {
@@ -127,6 +128,9 @@ struct ravel__thread {
     uint32_t atomic_fn;     /* of which opened by __VERIFIER_atomic_ calls */
     uint64_t atomic_fn_depth[8]; /* shadow-stack depth of each such call */
     uint64_t reads, writes; /* plain memory accesses this execution */
+    uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
+    uint32_t stack_id;      /* its call stack in the runtime's stack depot
+                               (src/rt/race.c), for race reports */
     /* Shadow call stack from the compiler's function entry/exit hooks: a
      * ring, so the innermost frames survive deep recursion. */
     uint64_t depth;
@@ -213,6 +217,7 @@ enum ravel__fail_kind {
     RAVEL__FAIL_NONDETERMINISM,
     RAVEL__FAIL_EXIT_STATUS,
     RAVEL__FAIL_HANG,
+    RAVEL__FAIL_DATA_RACE, /* details in exec.race (src/rt/race.c) */
     RAVEL__FAIL_POSTCONDITION,    /* a sequential call's result is wrong */
     RAVEL__FAIL_LINEARIZABILITY,  /* parallel calls' results are not
                                      linearizable (pbt) */
@@ -220,6 +225,31 @@ enum ravel__fail_kind {
 };
 
 #define RAVEL__NATIVE_FRAMES 64
+/* Frames kept of each access of a data race (innermost first). */
+#define RAVEL__RACE_FRAMES 32
+
+/* One side of a data race, as the report shows it. */
+struct ravel__race_access {
+    uint64_t addr, size;
+    uint32_t thread;
+    uint8_t write;
+    uint8_t freed; /* the access was free() or realloc() of the block */
+    uint32_t nframes;
+    uint64_t frames[RAVEL__RACE_FRAMES]; /* frames[0]: the access's pc */
+};
+
+/* The data race of a failure of kind RAVEL__FAIL_DATA_RACE (the runtime
+ * fills it, src/rt/race.c; report.c prints it). */
+struct ravel__race {
+    struct ravel__race_access cur, prev;
+    uint8_t origin;        /* enum ravel__origin of the memory */
+    uint64_t block, block_size; /* heap block holding it */
+    uint64_t block_seq;    /* its number in the execution (heap#N) */
+    uint32_t alloc_thread; /* thread that allocated it (NONE: before main) */
+    uint32_t alloc_nframes;
+    uint64_t alloc_frames[RAVEL__RACE_FRAMES];
+    uint32_t stack_thread; /* origin STACK: whose */
+};
 
 /* What went wrong in an execution; filled once, by whoever sees it first. */
 struct ravel__failure {
@@ -263,6 +293,7 @@ struct ravel__exec {
     uint64_t heap_seq; /* heap blocks allocated this execution */
     uint16_t next_flags; /* flags for the next logged event (preemption) */
     struct ravel__failure failure;
+    struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */
     struct ravel__object *objects;
     uint32_t *index; /* open addressing: object index + 1, 0 = empty */

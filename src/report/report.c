@@ -232,6 +232,10 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
         value_text(a, sizeof a, vs, ev->value);
         snprintf(buf, n, "store %s := %s", o, a);
         return;
+    case RAVEL__OP_PLAIN_READ:
+        value_text(a, sizeof a, vs, ev->value);
+        snprintf(buf, n, "read %s = %s", o, a);
+        return;
     case RAVEL__OP_ATOMIC_RMW:
         value_text(a, sizeof a, vs, ev->value);
         value_text(b, sizeof b, vs, ev->value2);
@@ -597,6 +601,118 @@ static void put_creation(struct ravel__strbuf *sb, const struct ravel__exec *x,
                          th->name, thread_name(x, th->parent));
 }
 
+/* ---- data races ------------------------------------------------------- */
+
+static const char *access_word(const struct ravel__race_access *a, bool cap)
+{
+    if (a->freed)
+        return cap ? "Free" : "free";
+    if (a->write)
+        return cap ? "Write" : "write";
+    return cap ? "Read" : "read";
+}
+
+/* The two accesses, where the memory came from, and the threads, in the
+ * shape ThreadSanitizer's reports have. */
+static void put_race(struct ravel__strbuf *sb, const struct ravel__exec *x)
+{
+    const struct ravel__race *r = &x->race;
+    const struct ravel__race_access *a[2] = {&r->cur, &r->prev};
+    for (int i = 0; i < 2; i++) {
+        ravel__sb_printf(sb, "  %s%s of size %llu at 0x%llx by thread %s:\n",
+                         i ? "Previous " : "", access_word(a[i], i == 0),
+                         (unsigned long long)a[i]->size,
+                         (unsigned long long)a[i]->addr,
+                         thread_name(x, a[i]->thread));
+        put_stack(sb, a[i]->frames, a[i]->nframes, false, "    ");
+    }
+    char name[160];
+    switch (r->origin) {
+    case RAVEL__ORIGIN_GLOBAL:
+        if (ravel__symbolize_data(r->cur.addr, name, sizeof name))
+            ravel__sb_printf(sb, "  Location is global '%s' at 0x%llx\n",
+                             name, (unsigned long long)r->cur.addr);
+        else
+            ravel__sb_printf(sb, "  Location is a global at 0x%llx\n",
+                             (unsigned long long)r->cur.addr);
+        break;
+    case RAVEL__ORIGIN_HEAP:
+        ravel__sb_printf(sb, "  Location is heap block heap#%llu of size %llu "
+                             "at 0x%llx (offset %llu), allocated by "
+                             "thread %s:\n",
+                         (unsigned long long)r->block_seq,
+                         (unsigned long long)r->block_size,
+                         (unsigned long long)r->block,
+                         (unsigned long long)(r->cur.addr - r->block),
+                         r->alloc_thread == RAVEL__NONE
+                             ? "(none: before main)"
+                             : thread_name(x, r->alloc_thread));
+        put_stack(sb, r->alloc_frames, r->alloc_nframes, false, "    ");
+        break;
+    case RAVEL__ORIGIN_STACK:
+        ravel__sb_printf(sb, "  Location is the stack of thread %s\n",
+                         thread_name(x, r->stack_thread));
+        break;
+    default:
+        ravel__sb_printf(sb, "  Location is memory at 0x%llx of unknown "
+                             "origin\n",
+                         (unsigned long long)r->cur.addr);
+        break;
+    }
+    uint32_t shown[2] = {RAVEL__NONE, RAVEL__NONE};
+    for (int i = 0; i < 2; i++) {
+        uint32_t t = a[i]->thread;
+        if (t >= x->nthreads || t == shown[0])
+            continue;
+        shown[i] = t;
+        put_creation(sb, x, t);
+    }
+}
+
+uint32_t ravel__report_promoted(const struct ravel__exec *x)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->nevents; i++)
+        n += x->events[i].kind == RAVEL__OP_PLAIN_READ ||
+             x->events[i].kind == RAVEL__OP_PLAIN_WRITE;
+    return n;
+}
+
+/* Race-directed scheduling: which racing lines were scheduling points in
+ * this execution, so that the reader links the failure to the race. */
+static void put_promoted(struct ravel__strbuf *sb, const struct ravel__exec *x)
+{
+    if (!ravel__report_promoted(x))
+        return;
+    ravel__sb_add(sb, "  race-directed: the racing accesses at");
+    char seen[8][300];
+    unsigned nseen = 0;
+    for (uint32_t i = 0; i < x->nevents && nseen < 8; i++) {
+        const struct ravel__event *ev = &x->events[i];
+        if (ev->kind != RAVEL__OP_PLAIN_READ &&
+            ev->kind != RAVEL__OP_PLAIN_WRITE)
+            continue;
+        struct ravel__frame f;
+        ravel__symbolize1(ev->pc, false, &f);
+        char loc[300];
+        if (f.line)
+            snprintf(loc, sizeof loc, "%s:%u",
+                     ravel__basename(f.file), f.line);
+        else
+            snprintf(loc, sizeof loc, "0x%llx", (unsigned long long)ev->pc);
+        unsigned k = 0;
+        while (k < nseen && strcmp(seen[k], loc))
+            k++;
+        if (k < nseen)
+            continue;
+        snprintf(seen[nseen++], sizeof seen[0], "%s", loc);
+        ravel__sb_printf(sb, " %s", loc);
+    }
+    ravel__sb_add(sb, " were scheduling\n  points in this "
+                      "execution: this failure is what the data race "
+                      "can do\n");
+}
+
 /* ---- headline, location, signature ------------------------------------ */
 
 static const char *signal_name(int64_t sig)
@@ -707,6 +823,25 @@ uint64_t ravel__report_signature(const struct ravel__exec *x)
     }
     case RAVEL__FAIL_EXIT_STATUS:
         return ravel__fnv1a(&f->value, sizeof f->value, h);
+    case RAVEL__FAIL_DATA_RACE: {
+        /* The pair of source lines, in either order (the read and the
+         * write of one x++ are one location to its author). */
+        uint64_t side[2] = {0, 0};
+        const struct ravel__race_access *a[2] = {&x->race.cur,
+                                                 &x->race.prev};
+        for (int i = 0; i < 2; i++) {
+            if (!a[i]->nframes)
+                continue;
+            struct ravel__frame fr;
+            ravel__symbolize1(a[i]->frames[0], false, &fr);
+            side[i] = fr.line ? ravel__fnv1a(fr.file, strlen(fr.file),
+                                             fr.line * 0x9e3779b97f4a7c15ULL)
+                              : a[i]->frames[0];
+        }
+        uint64_t pair[2] = {side[0] < side[1] ? side[0] : side[1],
+                            side[0] < side[1] ? side[1] : side[0]};
+        return ravel__fnv1a(pair, sizeof pair, h);
+    }
     case RAVEL__FAIL_CRASH:
     case RAVEL__FAIL_HANG: {
         h = ravel__fnv1a(&f->value, sizeof f->value, h);
@@ -811,6 +946,8 @@ void ravel__report_bug(struct ravel__strbuf *sb,
     names_build(&nm, x);
 
     ravel__sb_add(sb, "==================\n");
+    if (f->kind == RAVEL__FAIL_DATA_RACE)
+        ravel__sb_printf(sb, "%sWARNING: ravel: data race%s\n", bold, reset);
     ravel__sb_printf(sb, "%sravel: BUG (%s): %s%s\n", bold,
                      ravel__fail_kind_name(f->kind), headline, reset);
 
@@ -828,6 +965,9 @@ void ravel__report_bug(struct ravel__strbuf *sb,
             put_stack(sb, f->frames, f->nframes, f->frames_exact, "    ");
         else if (f->thread < x->nthreads)
             put_thread_stack(sb, x, f->thread, 0);
+        break;
+    case RAVEL__FAIL_DATA_RACE:
+        put_race(sb, x);
         break;
     case RAVEL__FAIL_EXIT_STATUS:
         if (f->pc) {
@@ -852,13 +992,16 @@ void ravel__report_bug(struct ravel__strbuf *sb,
         }
         break;
     }
+    if (f->kind != RAVEL__FAIL_DATA_RACE)
+        put_promoted(sb, x);
     if (f->kind == RAVEL__FAIL_LOCK_MISUSE && f->obj != RAVEL__NONE &&
         f->obj < x->nobjects)
         ravel__sb_printf(sb, "  the %s is %s\n",
                          ravel__obj_kind_name(x->objects[f->obj].kind),
                          obj_name(&nm, f->obj));
     for (uint32_t t = 1; t < x->nthreads; t++)
-        if (t == f->thread || f->kind == RAVEL__FAIL_DEADLOCK)
+        if ((t == f->thread && f->kind != RAVEL__FAIL_DATA_RACE) ||
+            f->kind == RAVEL__FAIL_DEADLOCK)
             put_creation(sb, x, t);
     free(nm.n);
 

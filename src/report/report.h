@@ -52,6 +52,10 @@ void ravel__report_location(const struct ravel__exec *x, char *file,
  * Locations prefer such frames over the C library's. NULL: any frame. */
 extern bool (*ravel__report_program_pc)(uint64_t pc);
 
+/* How many events of the execution are promoted plain accesses (race-
+ * directed scheduling made them visible). */
+uint32_t ravel__report_promoted(const struct ravel__exec *x);
+
 /* Identity of a bug for "report each distinct bug once": its kind and the
  * code locations involved, not the schedule. */
 uint64_t ravel__report_signature(const struct ravel__exec *x);

@@ -35,13 +35,28 @@ RAVEL__EXPORT void ravel_assume(int cond)
 RAVEL__EXPORT void ravel_atomic_begin(void)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w)
-        ravel__rt.x->threads[w->slot].atomic++;
+    if (w && ravel__rt.x->threads[w->slot].atomic++ == 0)
+        ravel__race_atomic_section(w->slot, true);
 }
 
 RAVEL__EXPORT void ravel_atomic_end(void)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w && ravel__rt.x->threads[w->slot].atomic)
-        ravel__rt.x->threads[w->slot].atomic--;
+    if (w && ravel__rt.x->threads[w->slot].atomic &&
+        --ravel__rt.x->threads[w->slot].atomic == 0)
+        ravel__race_atomic_section(w->slot, false);
+}
+
+RAVEL__EXPORT void ravel_ignore_begin(void)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__rt.x->threads[w->slot].ignore++;
+}
+
+RAVEL__EXPORT void ravel_ignore_end(void)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w && ravel__rt.x->threads[w->slot].ignore)
+        ravel__rt.x->threads[w->slot].ignore--;
 }

@@ -51,6 +51,9 @@ static void fswitch(struct ravel__worker *from, struct ravel__worker *to)
     if (tls_size) {
         ravel__tls_save(from->tls);
         ravel__tls_load(to->tls);
+        /* The same addresses now hold another thread's variables. */
+        if (ravel__race_on)
+            ravel__race_forget_tls();
     }
     from->saved_errno = errno;
     errno = to->saved_errno;

@@ -92,6 +92,7 @@ static void run_one(uint64_t number)
     struct ravel__exec *x = rt->x;
     struct ravel__worker *w = ravel__backend->main();
     ravel__exec_begin(x, number);
+    ravel__race_begin();
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
     capture_reset();
@@ -214,6 +215,7 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     }
     ravel__reset_snapshot();
+    ravel__race_init();
     if (rt->lane != 0)
         rt->last_complete = NULL; /* --trace keeps lane 0's */
     ravel__make_strategy(rt->opt.resume_at > 0);

@@ -39,6 +39,9 @@ struct block {
     uint8_t premain; /* allocated before main */
     uint8_t freed;   /* premain block freed during this execution */
     void *saved;     /* premain: contents at the first execution */
+    uint64_t pc;     /* allocation call (race reports) */
+    uint32_t thread; /* allocating model thread, RAVEL__NONE if none */
+    uint32_t stack;  /* its stack id (race.c) */
 };
 
 #define TOMB 1u
@@ -124,7 +127,8 @@ static void insert(uint64_t ptr, uint64_t size, bool premain)
         i = (i + 1) & (cap - 1);
     if (table[i].ptr == 0)
         used++;
-    table[i] = (struct block){ptr, size, 0, 0, 0, premain, 0, NULL};
+    table[i] = (struct block){ptr,  size, 0, 0, 0, premain, 0, NULL,
+                              0,    RAVEL__NONE, 0};
     if (premain) {
         live_premain++;
     } else {
@@ -135,6 +139,8 @@ static void insert(uint64_t ptr, uint64_t size, bool premain)
             struct ravel__thread *th = &x->threads[w->slot];
             table[i].tkey = th->key;
             table[i].tseq = ++th->heap_allocs;
+            table[i].thread = w->slot;
+            table[i].stack = th->stack_id;
         }
         live_exec++;
     }
@@ -173,11 +179,17 @@ static void *track(void *p, size_t size, uint64_t pc)
 {
     if (!p)
         return p;
+    /* New memory for the race detector, whoever asked for it. */
+    if (ravel__race_on && ravel__controlled())
+        ravel__race_forget(p, malloc_usable_size(p));
     enum track t = classify(pc);
     if (t == NO)
         return p;
     lock_table();
     insert((uint64_t)(uintptr_t)p, size, t == PREMAIN);
+    struct block *b = find((uint64_t)(uintptr_t)p);
+    if (b)
+        b->pc = pc;
     unlock_table();
     return p;
 }
@@ -236,6 +248,8 @@ RAVEL__EXPORT void free(void *p)
 {
     if (!p || in_boot(p))
         return;
+    if (ravel__race_on)
+        ravel__race_free(p, RAVEL__CALLER_PC);
     if (untrack(p))
         REAL(free)(p);
 }
@@ -272,9 +286,13 @@ RAVEL__EXPORT void *realloc(void *p, size_t n)
         unlock_table();
         return q;
     }
+    if (ravel__race_on)
+        ravel__race_free(p, pc); /* reads and rewrites all of it */
     void *q = REAL(realloc)(p, n);
     if (!q)
         return NULL;
+    if (ravel__race_on && q != p && ravel__controlled())
+        ravel__race_forget(q, malloc_usable_size(q));
     if (b) {
         lock_table();
         struct block *bb = find((uint64_t)(uintptr_t)p);
@@ -396,6 +414,25 @@ void ravel__heap_restore(void)
         b->freed = 0;
     }
     unlock_table();
+}
+
+bool ravel__heap_info(uint64_t addr, struct ravel__heap_info *info)
+{
+    bool found = false;
+    lock_table();
+    for (size_t i = 0; i < cap && !found; i++) {
+        struct block *c = &table[i];
+        if (c->ptr > TOMB && addr >= c->ptr && addr < c->ptr + c->size) {
+            info->ptr = c->ptr;
+            info->size = c->size;
+            info->pc = c->pc;
+            info->thread = c->thread;
+            info->stack = c->stack;
+            found = true;
+        }
+    }
+    unlock_table();
+    return found;
 }
 
 bool ravel__heap_origin(uint64_t addr, struct ravel__heap_pos *pos)

@@ -259,7 +259,8 @@ static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     read_options();
-    property_options();
+    property_options(); /* may read more options from the arguments */
+    ravel__race_suppressions_load();
     if (rt->pbt)
         ravel__pbt_attach(map_shared(ravel__pbt_shared_size()));
     rt->start_time = ravel__now();

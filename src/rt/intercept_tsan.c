@@ -11,8 +11,9 @@
  *                                     __atomic_* and __sync_* operation:
  *                                     these are visible operations
  *   __tsan_readN/writeN and variants  for every plain memory access:
- *                                     counted per thread and execution;
- *                                     the race detector builds on them
+ *                                     counted per thread and execution,
+ *                                     and checked by the data-race
+ *                                     detector (race.c)
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
@@ -52,11 +53,14 @@ RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
         return;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     ravel__stack_push(th, (uint64_t)(uintptr_t)caller_pc);
+    if (ravel__race_on)
+        ravel__race_push(th, (uint64_t)(uintptr_t)caller_pc);
     /* SV-COMP: a __VERIFIER_atomic_* function runs atomically. */
     if (RAVEL__UNLIKELY(ravel__pc_atomic_function(RAVEL__CALLER_PC)) &&
         th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
         th->atomic_fn_depth[th->atomic_fn++] = th->depth;
-        th->atomic++;
+        if (th->atomic++ == 0)
+            ravel__race_atomic_section(w->slot, true);
     }
 }
 
@@ -69,9 +73,11 @@ RAVEL__EXPORT void __tsan_func_exit(void)
     if (RAVEL__UNLIKELY(th->atomic_fn) &&
         th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
         th->atomic_fn--;
-        if (th->atomic)
-            th->atomic--;
+        if (th->atomic && --th->atomic == 0)
+            ravel__race_atomic_section(w->slot, false);
     }
+    if (ravel__race_on && th->depth)
+        ravel__race_pop(th);
     ravel__stack_pop(th);
 }
 
@@ -85,7 +91,8 @@ RAVEL__EXPORT void __tsan_ignore_thread_end(void)
 
 /* ---- plain accesses -------------------------------------------------- */
 
-static inline void plain_access(bool write)
+static inline void plain_access(const void *a, uint64_t size, bool write,
+                                uint64_t pc)
 {
     struct ravel__worker *w = ravel__controlled();
     if (!w)
@@ -95,70 +102,63 @@ static inline void plain_access(bool write)
         th->writes++;
     else
         th->reads++;
+    if (ravel__race_on)
+        ravel__race_access(w, a, size, write, pc);
 }
 
+/* The pc of an access is the return address into the program (the
+ * instruction after the hook's call): symbolized like any call site. */
+#define PC RAVEL__CALLER_PC
 #define ACCESS_HOOKS(n)                                                        \
     RAVEL__EXPORT void __tsan_read##n(void *a)                                 \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
+        plain_access(a, n, false, PC);                                         \
     }                                                                          \
     RAVEL__EXPORT void __tsan_write##n(void *a)                                \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(true);                                                          \
+        plain_access(a, n, true, PC);                                          \
     }                                                                          \
     RAVEL__EXPORT void __tsan_read##n##_pc(void *a, void *pc)                  \
     {                                                                          \
-        (void)a, (void)pc;                                                     \
-        plain_access(false);                                                         \
+        plain_access(a, n, false, (uint64_t)(uintptr_t)pc);                    \
     }                                                                          \
     RAVEL__EXPORT void __tsan_write##n##_pc(void *a, void *pc)                 \
     {                                                                          \
-        (void)a, (void)pc;                                                     \
-        plain_access(true);                                                          \
+        plain_access(a, n, true, (uint64_t)(uintptr_t)pc);                     \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_read##n(void *a)                       \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
+        plain_access(a, n, false, PC);                                         \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_write##n(void *a)                      \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(true);                                                          \
+        plain_access(a, n, true, PC);                                          \
     }                                                                          \
     RAVEL__EXPORT void __tsan_volatile_read##n(void *a)                        \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
+        plain_access(a, n, false, PC);                                         \
     }                                                                          \
     RAVEL__EXPORT void __tsan_volatile_write##n(void *a)                       \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(true);                                                          \
+        plain_access(a, n, true, PC);                                          \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_volatile_read##n(void *a)              \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
+        plain_access(a, n, false, PC);                                         \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_volatile_write##n(void *a)             \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(true);                                                          \
+        plain_access(a, n, true, PC);                                          \
     }                                                                          \
     RAVEL__EXPORT void __tsan_compound_rw##n(void *a)                          \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
-        plain_access(true);                                                          \
+        plain_access(a, n, false, PC);                                         \
+        plain_access(a, n, true, PC);                                          \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_compound_rw##n(void *a)                \
     {                                                                          \
-        (void)a;                                                               \
-        plain_access(false);                                                         \
-        plain_access(true);                                                          \
+        plain_access(a, n, false, PC);                                         \
+        plain_access(a, n, true, PC);                                          \
     }
 ACCESS_HOOKS(1)
 ACCESS_HOOKS(2)
@@ -169,57 +169,61 @@ ACCESS_HOOKS(16)
 
 RAVEL__EXPORT void __tsan_read_range(void *a, unsigned long size)
 {
-    (void)a, (void)size;
-    plain_access(false);
+    plain_access(a, size, false, PC);
 }
 
 RAVEL__EXPORT void __tsan_write_range(void *a, unsigned long size)
 {
-    (void)a, (void)size;
-    plain_access(true);
+    plain_access(a, size, true, PC);
 }
 
 RAVEL__EXPORT void __tsan_read_range_pc(void *a, unsigned long size, void *pc)
 {
-    (void)a, (void)size, (void)pc;
-    plain_access(false);
+    plain_access(a, size, false, (uint64_t)(uintptr_t)pc);
 }
 
 RAVEL__EXPORT void __tsan_write_range_pc(void *a, unsigned long size, void *pc)
 {
-    (void)a, (void)size, (void)pc;
-    plain_access(true);
+    plain_access(a, size, true, (uint64_t)(uintptr_t)pc);
 }
 
+/* C++ virtual-table pointers: counted, not checked (a vptr update in a
+ * constructor or destructor racing with a call is a C++ matter that
+ * ThreadSanitizer judges with knowledge ravel does not have). */
 RAVEL__EXPORT void __tsan_vptr_update(void **vptr, void *val)
 {
-    (void)vptr, (void)val;
-    plain_access(true);
+    (void)val;
+    struct ravel__worker *w = ravel__controlled();
+    (void)vptr;
+    if (w)
+        ravel__rt.x->threads[w->slot].writes++;
 }
 
 RAVEL__EXPORT void __tsan_vptr_read(void **vptr)
 {
+    struct ravel__worker *w = ravel__controlled();
     (void)vptr;
-    plain_access(false);
+    if (w)
+        ravel__rt.x->threads[w->slot].reads++;
 }
 
 RAVEL__EXPORT void *__tsan_memcpy(void *d, const void *s, unsigned long n)
 {
-    plain_access(false);
-    plain_access(true);
+    plain_access(s, n, false, PC);
+    plain_access(d, n, true, PC);
     return memcpy(d, s, n);
 }
 
 RAVEL__EXPORT void *__tsan_memmove(void *d, const void *s, unsigned long n)
 {
-    plain_access(false);
-    plain_access(true);
+    plain_access(s, n, false, PC);
+    plain_access(d, n, true, PC);
     return memmove(d, s, n);
 }
 
 RAVEL__EXPORT void *__tsan_memset(void *d, int c, unsigned long n)
 {
-    plain_access(true);
+    plain_access(d, n, true, PC);
     return memset(d, c, n);
 }
 

@@ -254,6 +254,26 @@ bool ravel__pc_instrumented(uint64_t pc)
     return false;
 }
 
+bool ravel__pc_to_module(uint64_t pc, uint32_t *module, uint64_t *off)
+{
+    for (unsigned i = 0; i < nmods; i++)
+        for (unsigned k = 0; k < mods[i].ncode; k++)
+            if (pc >= mods[i].code[k].lo && pc < mods[i].code[k].hi) {
+                *module = i;
+                *off = pc - mods[i].bias;
+                return true;
+            }
+    return false;
+}
+
+bool ravel__pc_from_module(uint32_t module, uint64_t off, uint64_t *pc)
+{
+    if (module >= nmods)
+        return false;
+    *pc = mods[module].bias + off;
+    return ravel__pc_instrumented(*pc);
+}
+
 bool ravel__addr_global(uint64_t addr, uint64_t *where)
 {
     for (unsigned i = 0; i < nmods; i++)
@@ -293,6 +313,46 @@ void ravel__reset_thread_tls(void)
         memcpy(block, m->tls_image, m->tls_filesz);
         memset(block + m->tls_filesz, 0, m->tls_memsz - m->tls_filesz);
     }
+}
+
+/* Every loaded module's static TLS block, as an offset from the thread
+ * pointer (the C library's errno included): what the race detector must
+ * forget when the same addresses start holding another thread's
+ * variables. Collected once, at the first call. */
+#define MAX_TLS_BLOCKS 64
+static struct {
+    intptr_t delta;
+    size_t size;
+} tls_blocks[MAX_TLS_BLOCKS];
+static unsigned ntls_blocks;
+static bool tls_blocks_done;
+
+static int tls_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type == PT_TLS && info->dlpi_tls_data &&
+            ntls_blocks < MAX_TLS_BLOCKS) {
+            tls_blocks[ntls_blocks].delta = (intptr_t)(
+                (uintptr_t)info->dlpi_tls_data - thread_pointer());
+            tls_blocks[ntls_blocks].size = p->p_memsz;
+            ntls_blocks++;
+        }
+    }
+    return 0;
+}
+
+void ravel__race_forget_tls(void)
+{
+    if (!tls_blocks_done) {
+        dl_iterate_phdr(tls_cb, NULL);
+        tls_blocks_done = true;
+    }
+    uintptr_t tp = thread_pointer();
+    for (unsigned i = 0; i < ntls_blocks; i++)
+        ravel__race_forget((const void *)(tp + (uintptr_t)tls_blocks[i].delta),
+                           tls_blocks[i].size);
 }
 
 size_t ravel__tls_total(void)

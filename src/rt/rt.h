@@ -25,6 +25,7 @@
  * of executions), reset.c (restoring the program between executions),
  * heap.c (allocation tracking), modules.c (which code is instrumented),
  * sched.c (scheduling points), backend_os.c (threads), crash.c (signals),
+ * race.c and suppress.c (the data-race detector's side, memcpy/memset),
  * and the interceptors: intercept_thread.c, intercept_sync.c,
  * intercept_tsan.c, intercept_libc.c, api.c (the public ravel_* API).
  */
@@ -56,6 +57,11 @@
 
 #define RAVEL__SHARED_MAGIC 0x6c6576617221ULL
 #define RAVEL__MAX_OUTCOMES 64
+/* Distinct data races (pairs of code locations) remembered in one run;
+ * beyond that a race may be reported again. */
+#define RAVEL__MAX_RACES 256
+/* Code locations race-directed scheduling can make visible operations. */
+#define RAVEL__MAX_PROMOTED 64
 
 /* A distinct result declared with ravel_result(). */
 struct ravel__outcome {
@@ -115,6 +121,18 @@ struct ravel__shared {
 
 struct ravel__common {
     _Atomic uint64_t next_number; /* the next execution's number */
+    /* Data races reported in the run, by pair of code locations (a <= b),
+     * so that no lane reports one twice (race.c). */
+    _Atomic uint32_t nraces;
+    struct {
+        uint64_t pc_a, pc_b;
+    } races[RAVEL__MAX_RACES];
+    /* Race-directed scheduling: code locations whose plain accesses are
+     * visible operations in this phase of the run (set by the
+     * supervisor between phases, or from a replayed ticket). */
+    uint32_t npromoted;
+    uint64_t promoted[RAVEL__MAX_PROMOTED];
+    uint32_t phase; /* explorations restarted after a promotion */
     _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
                                bug was found before it) */
 };
@@ -417,6 +435,57 @@ void ravel__heap_restore(void);
 /* Is addr on a controlled thread's stack? Sets the thread. */
 /* Which live thread's stack holds addr, and how far below its top. */
 bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth);
+
+/* Where an execution's heap block came from (for race reports). */
+struct ravel__heap_info {
+    uint64_t ptr, size;
+    uint64_t pc;     /* the allocation call */
+    uint32_t thread; /* allocating thread (RAVEL__NONE: not a program one) */
+    uint32_t stack;  /* its stack id then (race.c's depot) */
+};
+bool ravel__heap_info(uint64_t addr, struct ravel__heap_info *info);
+
+/* ---- data races (race.c, suppress.c) ---------------------------------- */
+
+/* Detection is on in this executor (--races and memory for the shadow). */
+extern bool ravel__race_on;
+/* Sets up the detector (executor start) and starts an execution. */
+void ravel__race_init(void);
+void ravel__race_begin(void);
+/* The happens-before effect of an event the model just applied (arg:
+ * the operation's argument). */
+void ravel__race_event(const struct ravel__event *ev, int64_t arg);
+/* A plain access by the calling controlled thread. */
+void ravel__race_access(struct ravel__worker *w, const void *p,
+                        uint64_t size, bool write, uint64_t pc);
+/* free() or a moving realloc() of block p by the calling thread. */
+void ravel__race_free(const void *p, uint64_t pc);
+/* Memory handed out afresh: its earlier accesses are forgotten. */
+void ravel__race_forget(const void *p, size_t n);
+/* A program thread starts on worker w: its stack and TLS are new. */
+void ravel__race_thread_start(struct ravel__worker *w);
+/* Forgets the calling OS thread's TLS blocks (modules.c). */
+void ravel__race_forget_tls(void);
+/* Function entry/exit of thread th: its stack id follows. */
+void ravel__race_push(struct ravel__thread *th, uint64_t caller_pc);
+void ravel__race_pop(struct ravel__thread *th);
+/* Thread t enters (begin) or leaves its outermost atomic section. */
+void ravel__race_atomic_section(uint32_t t, bool begin);
+/* Shadow memory mapped, in bytes. */
+size_t ravel__race_mapped(void);
+/* A code address as (instrumented module index, offset), stable across
+ * runs of one program (tickets), and back; false when unknown. */
+bool ravel__pc_to_module(uint64_t pc, uint32_t *module, uint64_t *off);
+bool ravel__pc_from_module(uint32_t module, uint64_t off, uint64_t *pc);
+/* Suppressions (suppress.c): loads --suppressions (a bad file is a fatal
+ * usage error), and tells whether a race between the access at (pc,
+ * stack) and the earlier one at (prev_pc, prev_stack) on addr is
+ * suppressed. */
+void ravel__race_suppressions_load(void);
+bool ravel__race_suppressed(uint64_t pc, uint32_t stack, uint64_t prev_pc,
+                            uint32_t prev_stack, uint64_t addr);
+/* The call sites of stack id s, innermost first (for suppressions). */
+uint32_t ravel__race_frames(uint32_t s, uint64_t *out, uint32_t max);
 
 /* ---- the run (executor.c, supervisor.c, crash.c, init.c) -------------- */
 

@@ -283,8 +283,11 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     }
     struct ravel__event *ev;
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
-    if (rc >= 0)
+    if (rc >= 0) {
         fairness_after(x, me, ev);
+        if (ravel__race_on)
+            ravel__race_event(ev, arg);
+    }
     if (rc == RAVEL__APPLY_MISUSE) {
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
@@ -312,6 +315,7 @@ void ravel__thread_started(struct ravel__worker *w, uint64_t fn_pc)
     x->threads[me].pending.pc = fn_pc;
     x->threads[me].tid = w->tid;
     x->threads[me].depth = 0;
+    x->threads[me].stack_id = 0;
     x->next_flags |= RAVEL__EV_EXACT_PC;
     struct ravel__event *ev;
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
@@ -438,6 +442,7 @@ void ravel__begin_main(struct ravel__worker *w, uint64_t pc)
 void ravel__thread_body(struct ravel__worker *w)
 {
     ravel__reset_thread_tls();
+    ravel__race_thread_start(w);
     errno = 0;
     ravel__thread_started(w, (uint64_t)(uintptr_t)w->fn);
     void *ret = w->fn(w->arg);

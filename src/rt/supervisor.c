@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 struct bug {
     uint64_t signature;
     uint8_t kind;
+    bool race_directed; /* found with promoted racing locations visible */
     char message[RAVEL__MSG_MAX];
     char location[320];
     char func[128];
@@ -60,7 +62,15 @@ static struct {
                            --keep-going) or an error */
     uint32_t last_done; /* lane whose figures the summary shows */
     bool lane0_done;
+    /* Race-directed scheduling: a data race added code locations to
+     * common->promoted; the exploration starts over with them once every
+     * lane has stopped. */
+    bool restart;
 } sv;
+
+/* Explorations one run may start over after promotions (each needs a new
+ * race): a bound against programs whose every promotion shows another. */
+#define MAX_PHASES 16
 
 static bool use_color(void)
 {
@@ -150,6 +160,16 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
             x->vchoices[i].step, x->vchoices[i].n, x->vchoices[i].value};
     t.nvchoices = x->nvchoices;
     t.vchoices = vc;
+    for (uint32_t i = 0; i < rt->common->npromoted &&
+                         t.npromote < RAVEL__TICKET_MAX_PROMOTE; i++) {
+        uint32_t m;
+        uint64_t off;
+        if (ravel__pc_to_module(rt->common->promoted[i], &m, &off)) {
+            t.promote[t.npromote].module = m;
+            t.promote[t.npromote].offset = off;
+            t.npromote++;
+        }
+    }
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__ticket_format(&t, &sb);
     ravel__ticket_free(&sched);
@@ -259,6 +279,35 @@ static bool is_replay(void)
     return !strcmp(ravel__rt.opt.strategy, "replay");
 }
 
+/* Race-directed scheduling: adds the race's two code locations to the
+ * promoted ones and asks for the exploration to start over. Only in a
+ * supervised run that is not a replay, within the bounds. */
+static bool promote(const struct ravel__exec *x)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__common *c = rt->common;
+    if (!rt->opt.promote_races || !rt->supervised || is_replay() ||
+        c->phase + 1 >= MAX_PHASES)
+        return false;
+    const struct ravel__race_access *a[2] = {&x->race.cur, &x->race.prev};
+    bool added = false;
+    for (int i = 0; i < 2; i++) {
+        if (!a[i]->nframes)
+            continue;
+        uint64_t pc = a[i]->frames[0];
+        uint32_t k = 0;
+        while (k < c->npromoted && c->promoted[k] != pc)
+            k++;
+        if (k == c->npromoted && k < RAVEL__MAX_PROMOTED) {
+            c->promoted[c->npromoted++] = pc;
+            added = true;
+        }
+    }
+    if (added)
+        sv.restart = true;
+    return added;
+}
+
 bool ravel__sv_on_bug(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -296,6 +345,12 @@ bool ravel__sv_on_bug(void)
         if (sv.bugs[i].signature == sig) {
             sv.bugs[i].count++;
             free(output);
+            /* The same race at other instructions of the same lines (a
+             * read and a write of one x++): promoted too, not reported
+             * again. */
+            if (x->failure.kind == RAVEL__FAIL_DATA_RACE &&
+                rt->opt.promote_races && rt->supervised && !is_replay())
+                return !promote(x);
             return rt->opt.keep_going;
         }
     }
@@ -305,6 +360,7 @@ bool ravel__sv_on_bug(void)
     b.kind = x->failure.kind;
     b.execution = x->number + 1;
     b.count = 1;
+    b.race_directed = ravel__report_promoted(x) > 0;
     ravel__report_headline(x, b.message, sizeof b.message);
     ravel__report_location(x, b.location, sizeof b.location, b.func,
                            sizeof b.func);
@@ -332,6 +388,8 @@ bool ravel__sv_on_bug(void)
     free(output);
     if (sv.nbugs < MAX_BUGS)
         sv.bugs[sv.nbugs++] = b;
+    if (b.kind == RAVEL__FAIL_DATA_RACE && promote(x))
+        return false; /* this exploration stops; the next one starts */
     return rt->opt.keep_going;
 }
 
@@ -486,6 +544,10 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__sb_printf(&sb, "{\"reads\":%llu,\"writes\":%llu}",
                      (unsigned long long)sh->plain_reads,
                      (unsigned long long)sh->plain_writes);
+    ravel__json_key(&sb, &first, "promoted_locations");
+    ravel__sb_printf(&sb, "%u", rt->common->npromoted);
+    ravel__json_key(&sb, &first, "restarts");
+    ravel__sb_printf(&sb, "%u", rt->common->phase);
     if (rt->opt.profile) {
         struct profile p = profile_of(execs);
         ravel__json_key(&sb, &first, "profile_us_per_execution");
@@ -520,6 +582,8 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_printf(&sb, "%llu", (unsigned long long)b->execution);
         ravel__json_key(&sb, &f2, "occurrences");
         ravel__sb_printf(&sb, "%llu", (unsigned long long)b->count);
+        ravel__json_key(&sb, &f2, "race_directed");
+        ravel__sb_add(&sb, b->race_directed ? "true" : "false");
         ravel__json_key(&sb, &f2, "ticket");
         ravel__json_str(&sb, b->ticket);
         ravel__sb_addc(&sb, '}');
@@ -669,6 +733,16 @@ int ravel__sv_finish(void)
         ravel__sb_addc(&sb, '\n');
         if (sh->stats.guarantee[0])
             ravel__sb_printf(&sb, "ravel: %s\n", sh->stats.guarantee);
+        if (rt->common->npromoted)
+            ravel__sb_printf(&sb,
+                             "ravel: race-directed scheduling: %u racing "
+                             "code location%s made scheduling points; the "
+                             "exploration started over %u time%s (the "
+                             "line above is about the last one)\n",
+                             rt->common->npromoted,
+                             rt->common->npromoted == 1 ? "" : "s",
+                             rt->common->phase,
+                             rt->common->phase == 1 ? "" : "s");
         if (rt->opt.profile)
             profile_line(&sb, execs);
         if (nbugs == 0 && !sv.error)
@@ -932,6 +1006,43 @@ static void merge_lanes(void)
     }
 }
 
+/*
+ * Race-directed scheduling, between explorations: every lane has stopped
+ * after a data race promoted code locations. The next exploration starts
+ * from nothing (the strategies' shared search tree cleared), with the
+ * promoted locations as visible operations, within the same budget of
+ * executions and time. Returns false when the budget is spent.
+ */
+static bool start_over(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__common *c = rt->common;
+    sv.restart = false;
+    uint64_t next = atomic_load(&c->next_number);
+    if (rt->opt.executions && next >= rt->opt.executions)
+        return false;
+    if (rt->opt.time > 0 && ravel__now() >= rt->start_time + rt->opt.time)
+        return false;
+    c->phase++;
+    sv.stop = false;
+    sv.last_done = 0;
+    sv.lane0_done = false;
+    /* Zero the shared search tree as when it was first mapped: giving
+     * the pages back (shared anonymous memory is shmem) costs nothing
+     * for the large untouched part, unlike writing zeros over it. */
+    if (madvise(rt->strategy_mem, rt->strategy_mem_size, MADV_REMOVE) != 0)
+        memset(rt->strategy_mem, 0, rt->strategy_mem_size);
+    for (uint32_t l = 0; l < rt->nlanes; l++) {
+        struct ravel__lane_io *ln = &rt->lanes[l];
+        ln->done = false;
+        ln->child = 0;
+        ln->sh->exhausted = 0;
+        ln->sh->stopped_by_limit = 0;
+        ln->sh->have_last_complete = 0;
+    }
+    return true;
+}
+
 RAVEL__NORETURN void ravel__supervisor_main(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -944,6 +1055,7 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+phase:
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         ravel__use_lane(l);
         ravel__spawn_executor(false);
@@ -1031,6 +1143,8 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
             last_line = now;
         }
     }
+    if (sv.restart && !sv.interrupted && !sv.error && start_over())
+        goto phase;
     merge_lanes();
     ravel__use_lane(0);
     clear_progress();

@@ -17,6 +17,8 @@ Groups (one ctest test each; see tests/CMakeLists.txt):
     badinput     bad input gets one line and exit status 2, never a crash
     gdb          `ravel replay --gdb` stops at the failing step
     direct       instrumented programs run directly with RAVEL_OPTIONS
+    races        data-race reports: their content, once per pair of code
+                 locations, suppressions, bad suppression files, --no-races
     cc           ravel-cc builds with gcc and clang, and split compile+link
 """
 import argparse
@@ -357,6 +359,107 @@ def group_cc(args):
     shutil.rmtree(work)
 
 
+def group_races(args):
+    work = tempfile.mkdtemp(prefix="ravel-races-")
+    exe = lambda name: os.path.join(args.exe_dir, name)
+
+    # The report: both accesses with stacks, where the memory is, the
+    # threads' creation, the ticket, the SUMMARY; JSON kind data-race.
+    p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
+                     ["--seed", "1"], work)
+    err = p.stderr
+    src = open(os.path.join(args.src, "examples", "counter_plain.c")).read()
+    line = src[:src.index("counter++;")].count("\n") + 1
+    check(p.returncode == 1, "counter_plain: exit %d" % p.returncode)
+    check("WARNING: ravel: data race" in err, "counter_plain: no WARNING banner")
+    check(re.search(r"  (Read|Write) of size 4 at 0x[0-9a-f]+ by thread 1\.\d:\n"
+                    r"    #0 increment .*counter_plain\.c:%d" % line, err) is not None,
+          "counter_plain: current access with its stack missing:\n" + err)
+    check(re.search(r"  Previous (read|write) of size 4 at 0x[0-9a-f]+ by thread 1\.\d:\n"
+                    r"    #0 increment .*counter_plain\.c:%d" % line, err) is not None,
+          "counter_plain: previous access with its stack missing")
+    check("Location is global 'counter'" in err, "counter_plain: global not named")
+    check(re.search(r"thread 1\.1 was created by thread 1 at main .*counter_plain\.c:\d+", err)
+          is not None, "counter_plain: creation of thread 1.1 missing")
+    check(re.search(r"SUMMARY: ravel: data-race .*counter_plain\.c:%d in increment" % line, err)
+          is not None, "counter_plain: SUMMARY line")
+    if check(s is not None and s["bugs"] and s["bugs"][0]["kind"] == "data-race",
+             "counter_plain: JSON bug kind"):
+        t = s["bugs"][0]["ticket"]
+        r = run([args.ravel, "replay", t], cwd=work)
+        check(r.returncode == 1 and "SUMMARY: ravel: data-race" in r.stderr,
+              "counter_plain: the ticket does not replay the race (exit %d)" % r.returncode)
+
+    # Race-directed scheduling: the racing line becomes a scheduling point
+    # and the exploration goes on to the lost update's assertion, whose
+    # ticket (with the promoted locations in it) replays it.
+    if check(s is not None, "counter_plain: no JSON"):
+        kinds = [b["kind"] for b in s["bugs"]]
+        check(kinds == ["data-race", "assertion"],
+              "counter_plain: expected the race, then the assertion: %s" % kinds)
+        # (gcc instruments the read and the write of counter++; clang -O2
+        # only the write, its load coming before the hook.)
+        check(s["promoted_locations"] >= 1 and s["restarts"] >= 1,
+              "counter_plain: promotion not recorded in JSON")
+        asserts = [b for b in s["bugs"] if b["kind"] == "assertion"]
+        if asserts:
+            check(asserts[0]["race_directed"] and not s["bugs"][0]["race_directed"],
+                  "counter_plain: race_directed flags")
+            trace = err[err.index("BUG (assertion)"):]
+            check(trace.count("read counter = 0") >= 2 or trace.count("write counter") >= 2,
+                  "counter_plain: the trace does not show the promoted accesses")
+            check("race-directed: the racing accesses at counter_plain.c:%d" % line in err,
+                  "counter_plain: the assertion report does not name the race")
+            r = run([args.ravel, "replay", asserts[0]["ticket"]], cwd=work)
+            check(r.returncode == 1 and "SUMMARY: ravel: assertion" in r.stderr,
+                  "counter_plain: the assertion ticket does not replay (exit %d): %s"
+                  % (r.returncode, r.stderr[-1500:]))
+    p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
+                     ["--seed", "1", "--no-promote-races"], work)
+    check(s is not None and [b["kind"] for b in s["bugs"]] == ["data-race"],
+          "counter_plain --no-promote-races: expected only the race")
+
+    # A heap block: its allocation stack.
+    p, s = ravel_run(args, exe("race_free"), {"options": [], "args": []}, [], work)
+    check(re.search(r"Free of size \d+ at 0x[0-9a-f]+ by thread 1\.1", p.stderr) is not None,
+          "race_free: the free is not the access reported:\n" + p.stderr)
+    check(re.search(r"Location is heap block heap#1 of size 16 .* allocated by thread 1:\n"
+                    r"    #0 main .*race_free\.c:\d+", p.stderr) is not None,
+          "race_free: allocation stack missing")
+
+    # Each pair of code locations once per run, with --keep-going.
+    p, s = ravel_run(args, exe("race_flag"), {"options": [], "args": []},
+                     ["--keep-going", "--strategy", "random", "--seed", "1",
+                      "--executions", "300"], work)
+    if check(s is not None, "race_flag --keep-going: no JSON"):
+        races = [b for b in s["bugs"] if b["kind"] == "data-race"]
+        check(len(races) >= 2, "race_flag: expected the flag and the data races, got %d" % len(races))
+        check(p.stderr.count("WARNING: ravel: data race") == len(races),
+              "race_flag: a pair reported more than once")
+
+    # Suppressions: by function, by global, by file; bad files.
+    for pattern in ("race:increment", "race:^counter$", "race:counter_plain.c"):
+        supp = os.path.join(work, "supp.txt")
+        with open(supp, "w") as f:
+            f.write("# benign, for the test\n\n" + pattern + "\n")
+        p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
+                         ["--suppressions", supp], work)
+        check(p.returncode == 0 and s and s["result"] == "clean",
+              "counter_plain with %s: exit %d" % (pattern, p.returncode))
+    with open(os.path.join(work, "bad.txt"), "w") as f:
+        f.write("race:ok\nthread:nope\n")
+    for path in (os.path.join(work, "bad.txt"), os.path.join(work, "missing.txt")):
+        p = run([args.ravel, "run", "--suppressions", path, "--", exe("counter_plain")], cwd=work)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        check(p.returncode == 2 and len(lines) == 1,
+              "bad suppressions %s: exit %d, %r" % (path, p.returncode, p.stderr))
+
+    # --no-races: the plain counter's increments never interleave.
+    p, s = ravel_run(args, exe("counter_plain"), {"options": [], "args": []},
+                     ["--no-races"], work)
+    check(p.returncode == 0, "counter_plain --no-races: exit %d" % p.returncode)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
@@ -370,7 +473,7 @@ def main():
     groups = {
         "expect": group_expect, "determinism": group_determinism,
         "badinput": group_badinput, "gdb": group_gdb,
-        "direct": group_direct, "cc": group_cc,
+        "direct": group_direct, "cc": group_cc, "races": group_races,
     }
     groups[args.group](args)
     if FAILURES:

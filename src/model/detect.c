@@ -1,0 +1,641 @@
+/*
+ * detect.c - vector clocks and shadow memory of the data-race detector
+ * (the method is described in detect.h).
+ *
+ * Clocks are dense arrays of RAVEL__MAX_THREADS 32-bit entries, but every
+ * loop over one stops at the number of threads the execution has created
+ * so far (d->width): a clock is cleared in full when it is (re)started, so
+ * the entries above width are always zero. Each thread has three clocks:
+ *
+ *     C    its vector clock; C[t] is its current epoch
+ *     acq  what its relaxed loads read (an acquire fence joins it into C)
+ *     rel  C as of its last release fence (later relaxed stores and RMWs
+ *          release it)
+ *
+ * Objects (model objects, by index) get two clocks each, allocated from a
+ * bump arena on their first use in an execution and found through a
+ * stamped table, so that starting an execution costs nothing per object:
+ *
+ *     slot 0   mutex, spinlock, semaphore, once, condvar, atomic, rwlock's
+ *              writers, barrier's even rounds
+ *     slot 1   rwlock's readers, barrier's odd rounds
+ *
+ * The shadow's tables and leaves, the clocks and the arena come from the
+ * provider given to ravel__det_new, once; nothing is ever unmapped (the
+ * detector lives as long as the executor process).
+ */
+#include "detect.h"
+
+#include <string.h>
+
+#define W RAVEL__MAX_THREADS
+#define CELLS 3
+#define LEAF_BITS 16 /* a leaf shadows 64 KiB */
+#define LEAF_GRANULES (1u << (LEAF_BITS - 3))
+#define PAGE_BITS 12 /* reset granularity for large ranges */
+#define LEAF_PAGES (1u << (LEAF_BITS - PAGE_BITS))
+#define TOP_BITS 16 /* address bits 47..32 */
+#define MID_BITS 16 /* address bits 31..16 */
+/* Clocks in the object arena: executions touching more objects than this
+ * stop tracking the rest's clocks (their edges are then kept as if every
+ * release had been acquired: see clock_of). */
+#define ARENA_CLOCKS 4096
+
+struct granule {
+    uint32_t stamp; /* d->gen when last written; older: empty */
+    uint32_t pad;
+    struct ravel__det_cell c[CELLS];
+};
+
+struct leaf {
+    uint32_t page_stamp[LEAF_PAGES]; /* reset of a whole 4 KiB page */
+    struct granule g[LEAF_GRANULES];
+};
+
+struct mid {
+    struct leaf *leaf[1u << MID_BITS];
+};
+
+struct thread_clocks {
+    uint32_t c[W], acq[W], rel[W];
+    uint32_t barrier_slot; /* clock slot of the barrier round it is in */
+};
+
+struct ravel__detector {
+    struct ravel__det_mem mem;
+    size_t mapped;
+    uint32_t gen;        /* grows at every execution start and reset */
+    uint32_t exec_start; /* gen when the execution began */
+    uint32_t width;      /* threads created in this execution */
+    uint32_t high;       /* the largest width of any execution so far:
+                            no clock entry at or above it was ever set */
+    uint32_t max_objects;
+    struct mid **top;            /* 1 << TOP_BITS entries */
+    struct thread_clocks *thr;   /* W entries */
+    uint32_t *obj_stamp;         /* per object: exec_start when its clocks
+                                    were allocated */
+    uint32_t *obj_clock;         /* per object: arena index of slot 0 */
+    uint32_t *arena;             /* ARENA_CLOCKS clocks of W entries */
+    uint32_t arena_used;
+    uint32_t atomic_clock[W];    /* released by atomic sections */
+    struct leaf *last_leaf;      /* one-entry cache of leaf lookups */
+    uint64_t last_leaf_addr;
+    /* Every leaf, for the (rare) wrap of the stamp counter. */
+    struct leaf **leaves;
+    uint32_t nleaves, cap_leaves;
+};
+
+static void *map(struct ravel__detector *d, size_t bytes)
+{
+    void *p = d->mem.map(bytes, d->mem.ctx);
+    if (p)
+        d->mapped += bytes;
+    return p;
+}
+
+struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
+                                       uint32_t max_objects)
+{
+    struct ravel__detector *d = mem->map(sizeof *d, mem->ctx);
+    if (!d)
+        return NULL;
+    d->mem = *mem;
+    d->mapped = sizeof *d;
+    d->max_objects = max_objects;
+    d->top = map(d, sizeof(struct mid *) << TOP_BITS);
+    d->thr = map(d, sizeof(struct thread_clocks) * W);
+    d->obj_stamp = map(d, sizeof(uint32_t) * (max_objects + 1));
+    d->obj_clock = map(d, sizeof(uint32_t) * (max_objects + 1));
+    d->arena = map(d, sizeof(uint32_t) * W * ARENA_CLOCKS);
+    d->cap_leaves = 1u << 16;
+    d->leaves = map(d, sizeof(struct leaf *) * d->cap_leaves);
+    if (!d->top || !d->thr || !d->obj_stamp || !d->obj_clock || !d->arena ||
+        !d->leaves)
+        return NULL;
+    return d;
+}
+
+size_t ravel__det_mapped(const struct ravel__detector *d)
+{
+    return d->mapped;
+}
+
+/* The stamp counter wrapped: clear every granule and start over. */
+static void wrap(struct ravel__detector *d)
+{
+    for (uint32_t i = 0; i < d->nleaves; i++)
+        memset(d->leaves[i], 0, sizeof *d->leaves[i]);
+    memset(d->obj_stamp, 0, sizeof(uint32_t) * (d->max_objects + 1));
+    d->gen = 1;
+}
+
+static uint32_t next_gen(struct ravel__detector *d)
+{
+    if (RAVEL__UNLIKELY(d->gen >= UINT32_MAX - 4))
+        wrap(d);
+    return ++d->gen;
+}
+
+/* Clears a clock: only the entries some execution may have set (a full
+ * clock is 4 KiB, and executions start threads by the thousand). */
+static void clock_clear(const struct ravel__detector *d, uint32_t *c)
+{
+    memset(c, 0, sizeof(uint32_t) * d->high);
+}
+
+static void clock_join(const struct ravel__detector *d, uint32_t *into,
+                       const uint32_t *from)
+{
+    for (uint32_t i = 0; i < d->width; i++)
+        if (from[i] > into[i])
+            into[i] = from[i];
+}
+
+void ravel__det_begin(struct ravel__detector *d)
+{
+    d->exec_start = next_gen(d);
+    d->arena_used = 0;
+    uint32_t old = d->width;
+    d->width = 1;
+    if (!d->high)
+        d->high = 1;
+    /* Thread 0's clocks, and the section clock, over the old width. */
+    struct thread_clocks *t0 = &d->thr[0];
+    memset(t0->c, 0, sizeof(uint32_t) * (old ? old : 1));
+    memset(t0->acq, 0, sizeof(uint32_t) * (old ? old : 1));
+    memset(t0->rel, 0, sizeof(uint32_t) * (old ? old : 1));
+    memset(d->atomic_clock, 0, sizeof(uint32_t) * (old ? old : 1));
+    t0->c[0] = 1;
+}
+
+uint32_t ravel__det_epoch(const struct ravel__detector *d, uint32_t t)
+{
+    return d->thr[t].c[t];
+}
+
+bool ravel__det_knows(const struct ravel__detector *d, uint32_t t,
+                      uint32_t u, uint32_t clock)
+{
+    return clock <= d->thr[t].c[u];
+}
+
+/* Object o's clock in `slot` (0 or 1), allocated (zero) on its first use
+ * in the execution; NULL when the arena is full. */
+static uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
+                          uint32_t slot)
+{
+    if (o >= d->max_objects)
+        return NULL;
+    if (d->obj_stamp[o] != d->exec_start) {
+        if (d->arena_used + 2 > ARENA_CLOCKS)
+            return NULL;
+        d->obj_clock[o] = d->arena_used;
+        d->arena_used += 2;
+        d->obj_stamp[o] = d->exec_start;
+        clock_clear(d, d->arena + (size_t)d->obj_clock[o] * W);
+        clock_clear(d, d->arena + (size_t)(d->obj_clock[o] + 1) * W);
+    }
+    return d->arena + (size_t)(d->obj_clock[o] + slot) * W;
+}
+
+/* t releases into object o's clock (joining: earlier releases stay). */
+static void release(struct ravel__detector *d, uint32_t t, uint32_t o,
+                    uint32_t slot)
+{
+    uint32_t *l = clock_of(d, o, slot);
+    if (l)
+        clock_join(d, l, d->thr[t].c);
+}
+
+static void tick(struct ravel__detector *d, uint32_t t)
+{
+    d->thr[t].c[t]++;
+}
+
+/* t acquires what was released into object o. */
+static void acquire(struct ravel__detector *d, uint32_t t, uint32_t o,
+                    uint32_t slot)
+{
+    uint32_t *l = clock_of(d, o, slot);
+    if (l)
+        clock_join(d, d->thr[t].c, l);
+}
+
+static bool mo_acquire(int64_t mo)
+{
+    /* __ATOMIC_CONSUME 1, ACQUIRE 2, ACQ_REL 4, SEQ_CST 5 */
+    return mo == 1 || mo == 2 || mo == 4 || mo == 5;
+}
+
+static bool mo_release(int64_t mo)
+{
+    /* __ATOMIC_RELEASE 3, ACQ_REL 4, SEQ_CST 5 */
+    return mo == 3 || mo == 4 || mo == 5;
+}
+
+/* An atomic read of object o: acquire, or remember for a later fence. */
+static void atomic_read(struct ravel__detector *d, uint32_t t, uint32_t o,
+                        int64_t mo)
+{
+    uint32_t *l = clock_of(d, o, 0);
+    if (!l)
+        return;
+    clock_join(d, mo_acquire(mo) ? d->thr[t].c : d->thr[t].acq, l);
+}
+
+/* An atomic write of object o. A release store starts a new release
+ * sequence (the clock becomes t's), a release RMW continues it (joins);
+ * a relaxed one releases what t's last release fence did. */
+static void atomic_write(struct ravel__detector *d, uint32_t t, uint32_t o,
+                         int64_t mo, bool rmw)
+{
+    uint32_t *l = clock_of(d, o, 0);
+    if (!l)
+        return;
+    struct thread_clocks *tc = &d->thr[t];
+    if (mo_release(mo)) {
+        if (!rmw)
+            clock_clear(d, l);
+        clock_join(d, l, tc->c);
+        tick(d, t);
+    } else {
+        clock_join(d, l, tc->rel);
+    }
+}
+
+/* The barrier round thread t arrives in uses clock slot (round & 1); the
+ * first arrival of a round clears it (the round two before is over: every
+ * thread of it has left, or it could not have arrived here). */
+static void barrier_arrive(struct ravel__detector *d,
+                           const struct ravel__exec *x,
+                           const struct ravel__event *ev)
+{
+    uint32_t t = ev->thread;
+    const struct ravel__object *o = &x->objects[ev->obj];
+    bool serial = ev->flags & RAVEL__EV_SERIAL;
+    uint32_t round = serial ? o->generation - 1 : o->generation;
+    uint32_t slot = round & 1;
+    uint32_t *l = clock_of(d, ev->obj, slot);
+    d->thr[t].barrier_slot = slot;
+    if (!l)
+        return;
+    if ((serial && o->limit <= 1) || (!serial && o->value == 1))
+        clock_clear(d, l);
+    clock_join(d, l, d->thr[t].c);
+    /* The last arrival (serial) does not wait to leave: everyone else has
+     * arrived, so it acquires the round now. */
+    if (serial)
+        clock_join(d, d->thr[t].c, l);
+    tick(d, t);
+}
+
+static bool failed(const struct ravel__event *ev)
+{
+    return ev->flags &
+           (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT | RAVEL__EV_ERROR);
+}
+
+void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
+                      const struct ravel__event *ev, int64_t arg)
+{
+    uint32_t t = ev->thread;
+    struct thread_clocks *tc = &d->thr[t];
+    switch (ev->kind) {
+    case RAVEL__OP_CREATE: {
+        uint32_t c = ev->aux;
+        if (c == RAVEL__NONE || c >= W)
+            return;
+        if (c + 1 > d->width)
+            d->width = c + 1;
+        struct thread_clocks *cc = &d->thr[c];
+        if (d->width > d->high)
+            d->high = d->width;
+        clock_clear(d, cc->c);
+        clock_clear(d, cc->acq);
+        clock_clear(d, cc->rel);
+        clock_join(d, cc->c, tc->c);
+        cc->c[c] = 1;
+        tick(d, t);
+        return;
+    }
+    case RAVEL__OP_JOIN:
+    case RAVEL__OP_TRYJOIN:
+    case RAVEL__OP_TIMEDJOIN:
+        /* A finished thread's clock no longer changes. */
+        if (!failed(ev) && ev->aux < d->width &&
+            x->threads[ev->aux].state == RAVEL__T_FINISHED)
+            clock_join(d, tc->c, d->thr[ev->aux].c);
+        return;
+
+    case RAVEL__OP_MUTEX_LOCK:
+    case RAVEL__OP_MUTEX_TRYLOCK:
+    case RAVEL__OP_MUTEX_TIMEDLOCK:
+    case RAVEL__OP_SPIN_LOCK:
+    case RAVEL__OP_SPIN_TRYLOCK:
+    case RAVEL__OP_SEM_WAIT:
+    case RAVEL__OP_SEM_TRYWAIT:
+    case RAVEL__OP_SEM_TIMEDWAIT:
+    case RAVEL__OP_RW_RDLOCK:
+    case RAVEL__OP_RW_TRYRDLOCK:
+    case RAVEL__OP_RW_TIMEDRDLOCK:
+        if (!failed(ev))
+            acquire(d, t, ev->obj, 0);
+        return;
+    case RAVEL__OP_SEM_GETVALUE: /* sees the posts it counts */
+    case RAVEL__OP_ONCE:         /* done: the init function's effects */
+        acquire(d, t, ev->obj, 0);
+        return;
+    case RAVEL__OP_RW_WRLOCK:
+    case RAVEL__OP_RW_TRYWRLOCK:
+    case RAVEL__OP_RW_TIMEDWRLOCK:
+        if (!failed(ev)) {
+            acquire(d, t, ev->obj, 0);
+            acquire(d, t, ev->obj, 1);
+        }
+        return;
+
+    case RAVEL__OP_MUTEX_UNLOCK:
+    case RAVEL__OP_SPIN_UNLOCK:
+    case RAVEL__OP_SEM_POST:
+    case RAVEL__OP_ONCE_DONE:
+    case RAVEL__OP_COND_SIGNAL:
+    case RAVEL__OP_COND_BROADCAST:
+        release(d, t, ev->obj, 0);
+        tick(d, t);
+        return;
+    case RAVEL__OP_RW_UNLOCK:
+        /* A writer's unlock reaches readers and writers; a reader's only
+         * the next writer (aux: 1 writer, 0 reader). */
+        release(d, t, ev->obj, ev->aux == 1 ? 0 : 1);
+        tick(d, t);
+        return;
+
+    case RAVEL__OP_COND_WAIT:
+    case RAVEL__OP_COND_TIMEDWAIT:
+        /* Releases the mutex (aux). */
+        release(d, t, ev->aux, 0);
+        tick(d, t);
+        return;
+    case RAVEL__OP_COND_WAKE:
+        /* Takes the mutex back; woken by a signal: sees the signaller. */
+        acquire(d, t, ev->aux, 0);
+        if (!(ev->flags & RAVEL__EV_TIMEDOUT))
+            acquire(d, t, ev->obj, 0);
+        return;
+
+    case RAVEL__OP_BARRIER_WAIT:
+        barrier_arrive(d, x, ev);
+        return;
+    case RAVEL__OP_BARRIER_LEAVE:
+        acquire(d, t, ev->obj, tc->barrier_slot);
+        return;
+
+    case RAVEL__OP_ATOMIC_LOAD:
+        atomic_read(d, t, ev->obj, arg);
+        return;
+    case RAVEL__OP_ATOMIC_STORE:
+        atomic_write(d, t, ev->obj, arg, false);
+        return;
+    case RAVEL__OP_ATOMIC_RMW:
+        atomic_read(d, t, ev->obj, arg);
+        atomic_write(d, t, ev->obj, arg, true);
+        return;
+    case RAVEL__OP_ATOMIC_CAS:
+        atomic_read(d, t, ev->obj, arg);
+        if (ev->aux == 1)
+            atomic_write(d, t, ev->obj, arg, true);
+        return;
+    case RAVEL__OP_FENCE:
+        if (mo_acquire(arg))
+            clock_join(d, tc->c, tc->acq);
+        if (mo_release(arg)) {
+            memcpy(tc->rel, tc->c, sizeof(uint32_t) * d->width);
+            tick(d, t);
+        }
+        return;
+    default:
+        /* START (the clock was made at CREATE), FINISH (join reads it),
+         * DETACH, EXIT, YIELD, SLEEP, destroys: no edge. */
+        return;
+    }
+}
+
+void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
+                               bool begin)
+{
+    if (begin) {
+        clock_join(d, d->thr[t].c, d->atomic_clock);
+    } else {
+        clock_join(d, d->atomic_clock, d->thr[t].c);
+        tick(d, t);
+    }
+}
+
+/* ---- shadow ------------------------------------------------------------ */
+
+static __attribute__((noinline)) struct leaf *
+leaf_lookup(struct ravel__detector *d, uint64_t addr, bool create)
+{
+    uint64_t base = addr >> LEAF_BITS;
+    uint64_t ti = (addr >> 32) & ((1u << TOP_BITS) - 1);
+    uint64_t mi = (addr >> LEAF_BITS) & ((1u << MID_BITS) - 1);
+    struct mid *m = d->top[ti];
+    if (!m) {
+        if (!create)
+            return NULL;
+        m = d->top[ti] = map(d, sizeof *m);
+        if (!m)
+            return NULL;
+    }
+    struct leaf *l = m->leaf[mi];
+    if (!l) {
+        if (!create || d->nleaves >= d->cap_leaves)
+            return NULL;
+        l = m->leaf[mi] = map(d, sizeof *l);
+        if (!l)
+            return NULL;
+        d->leaves[d->nleaves++] = l;
+    }
+    d->last_leaf = l;
+    d->last_leaf_addr = base;
+    return l;
+}
+
+static inline struct leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
+                                    bool create)
+{
+    if (RAVEL__LIKELY(d->last_leaf &&
+                      d->last_leaf_addr == addr >> LEAF_BITS))
+        return d->last_leaf;
+    return leaf_lookup(d, addr, create);
+}
+
+/* Does the cell's access happen before thread t's current point? */
+static inline bool ordered(const struct ravel__detector *d, uint32_t t,
+                           const struct ravel__det_cell *c)
+{
+    return c->clock <= d->thr[t].c[c->tid];
+}
+
+/* Checks and records one access within one granule. */
+static inline __attribute__((always_inline)) bool granule_access(struct ravel__detector *d, struct leaf *l,
+                           uint64_t gaddr, uint32_t t, uint8_t mask,
+                           uint8_t flags, uint64_t pc, uint32_t stack,
+                           struct ravel__det_hit *hit, bool report)
+{
+    uint32_t gi = (uint32_t)((gaddr >> 3) & (LEAF_GRANULES - 1));
+    struct granule *g = &l->g[gi];
+    uint32_t epoch = d->thr[t].c[t];
+    bool write = flags & RAVEL__DET_WRITE;
+    uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
+    if (g->stamp < d->exec_start || g->stamp < pstamp) {
+        g->c[0].mask = g->c[1].mask = g->c[2].mask = 0;
+        g->stamp = d->gen;
+    }
+    /* Fast path (loops hit it): an access of this thread in this epoch
+     * already covers these bytes. A read is then nothing new (anything
+     * racing with it races with that access, at the same point of the
+     * thread's history); a write neither, if it was a write and no other
+     * thread's access to these bytes came since. */
+    uint8_t others = 0;
+    int own = -1;
+    for (unsigned i = 0; i < CELLS; i++) {
+        const struct ravel__det_cell *c = &g->c[i];
+        if (!(c->mask & mask))
+            continue;
+        if (c->tid != t)
+            others |= c->mask;
+        else if (c->clock == epoch && (c->mask & mask) == mask &&
+                 (!write || (c->flags & RAVEL__DET_WRITE)))
+            own = (int)i;
+    }
+    if (own >= 0 && (!write || !(others & mask)))
+        return false;
+    bool raced = false;
+    if (others & mask) {
+        for (unsigned i = 0; i < CELLS && !raced; i++) {
+            const struct ravel__det_cell *c = &g->c[i];
+            if (!(c->mask & mask) || c->tid == t)
+                continue;
+            if (!write && !(c->flags & RAVEL__DET_WRITE))
+                continue;
+            if (ordered(d, t, c))
+                continue;
+            raced = true;
+            if (report) {
+                hit->prev = *c;
+                hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(c->mask);
+                hit->prev_size = (uint32_t)__builtin_popcount(c->mask);
+            }
+        }
+    }
+    /* Forget what this access supersedes. A write supersedes every
+     * earlier access to its bytes (anything racing with them raced with
+     * it or was reported); a read supersedes reads that happen before it
+     * (a later write racing with those races with this one too). Then
+     * record it, in a cell of the same thread, epoch, kind and code
+     * location if there is one (a loop over an array's elements fills
+     * one cell per granule), else in a free cell, else over the oldest
+     * read. */
+    int free_slot = -1, oldest_read = -1, same = -1;
+    for (unsigned i = 0; i < CELLS; i++) {
+        struct ravel__det_cell *c = &g->c[i];
+        if (c->mask & mask) {
+            bool drop = write || (!(c->flags & RAVEL__DET_WRITE) &&
+                                  (c->tid == t || ordered(d, t, c)));
+            if (drop)
+                c->mask &= (uint8_t)~mask;
+        }
+        if (!c->mask) {
+            if (free_slot < 0)
+                free_slot = (int)i;
+        } else if (c->tid == t && c->clock == epoch && c->flags == flags &&
+                   c->pc == pc && c->stack == stack) {
+            same = (int)i;
+        } else if (!(c->flags & RAVEL__DET_WRITE) &&
+                   (oldest_read < 0 ||
+                    c->clock < g->c[oldest_read].clock)) {
+            oldest_read = (int)i;
+        }
+    }
+    if (same >= 0) {
+        g->c[same].mask |= mask;
+    } else {
+        /* Full of unordered reads (and a write): forget the oldest read.
+         * That can miss a race; it cannot invent one. */
+        int slot = free_slot >= 0 ? free_slot
+                   : oldest_read >= 0 ? oldest_read
+                                      : 0;
+        struct ravel__det_cell n = {epoch, (uint16_t)t, mask, flags,
+                                    stack, 0, pc};
+        g->c[slot] = n;
+    }
+    g->stamp = d->gen;
+    return raced;
+}
+
+bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                       uint64_t size, uint8_t flags, uint64_t pc,
+                       uint32_t stack, struct ravel__det_hit *hit)
+{
+    bool raced = false;
+    uint64_t end = addr + size;
+    if (end < addr)
+        end = UINT64_MAX;
+    while (addr < end) {
+        uint64_t off = addr & 7;
+        uint64_t n = 8 - off;
+        if (n > end - addr)
+            n = end - addr;
+        uint8_t mask = (uint8_t)(((1u << n) - 1) << off);
+        struct leaf *l = leaf_get(d, addr, true);
+        if (!l)
+            return raced; /* out of memory: not checked */
+        if (granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
+                           stack, hit, !raced))
+            raced = true;
+        addr += n;
+    }
+    return raced;
+}
+
+void ravel__det_reset(struct ravel__detector *d, uint64_t addr,
+                      uint64_t size)
+{
+    uint64_t end = addr + size;
+    if (end < addr)
+        end = UINT64_MAX;
+    uint32_t stamp = next_gen(d);
+    const uint64_t page = 1ull << PAGE_BITS;
+    /* Leaf by leaf, straight through the tables (a thread's whole stack
+     * is reset at every thread start, mostly never touched: absent leaves
+     * and tables must cost a pointer test each). */
+    while (addr < end) {
+        uint64_t ti = (addr >> 32) & ((1u << TOP_BITS) - 1);
+        const struct mid *m = d->top[ti];
+        if (!m) {
+            uint64_t next = ((addr >> 32) + 1) << 32;
+            addr = next > addr ? next : end;
+            continue;
+        }
+        uint64_t leaf_end = (addr | ((1ull << LEAF_BITS) - 1)) + 1;
+        struct leaf *l = m->leaf[(addr >> LEAF_BITS) & ((1u << MID_BITS) - 1)];
+        uint64_t stop = end < leaf_end || leaf_end == 0 ? end : leaf_end;
+        if (!l) {
+            addr = stop;
+            continue;
+        }
+        while (addr < stop) {
+            if ((addr & (page - 1)) == 0 && stop - addr >= page) {
+                l->page_stamp[(addr >> PAGE_BITS) & (LEAF_PAGES - 1)] = stamp;
+                addr += page;
+                continue;
+            }
+            /* A granule only partly in the range is shared with other
+             * memory (never for malloc's 16-byte-aligned blocks): forget
+             * it too, which can only miss races. */
+            l->g[(addr >> 3) & (LEAF_GRANULES - 1)].stamp = 0;
+            addr = (addr & ~(uint64_t)7) + 8;
+        }
+    }
+}

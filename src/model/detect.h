@@ -1,0 +1,161 @@
+/*
+ * detect.h - the data-race detector: C11 happens-before over the events
+ * ravel controls, and FastTrack-style shadow memory for every plain access
+ * the compiler reports.
+ *
+ * Two accesses to the same byte *race* when they come from different
+ * threads, at least one writes, they are not both atomic, and neither
+ * happens before the other. Happens-before is C11's:
+ *
+ *   program order                   each thread's events in order
+ *   create -> child's first event   the child starts with its parent's clock
+ *   child's last event -> join      join takes the finished thread's clock
+ *   unlock -> later lock            mutexes, spinlocks, rwlocks (a reader's
+ *                                   unlock reaches the next writer, a
+ *                                   writer's unlock everyone), condition
+ *                                   waits releasing and reacquiring
+ *   signal/broadcast -> woken wait  (a wait that timed out takes only its
+ *                                   mutex back)
+ *   sem_post -> sem_wait            and sem_trywait, sem_getvalue
+ *   barrier arrivals -> departures  of the same round
+ *   once completion -> every caller that finds it done
+ *   release -> acquire              a release (or stronger) store or RMW
+ *                                   and an acquire (or stronger) load or
+ *                                   RMW that reads from it or from its
+ *                                   release sequence (later RMWs of any
+ *                                   thread, stores of the same thread)
+ *   fences                          a release fence makes the thread's
+ *                                   next relaxed stores release it; an
+ *                                   acquire fence acquires what the
+ *                                   thread's earlier relaxed loads read
+ *   atomic sections                 ravel_atomic_begin/end and SV-COMP's
+ *                                   __VERIFIER_atomic_* act as one lock
+ *
+ * Relaxed atomics create no synchronisation (a relaxed store leaves the
+ * location's release clock as it was, as ThreadSanitizer does: C11 would
+ * end other threads' release sequences there, and keeping them keeps
+ * edges). A seq_cst operation is
+ * acquire and release; a seq_cst fence is an acquire-release fence (C11
+ * gives sequentially consistent fences no synchronizes-with edges of their
+ * own). When the model has to choose, it keeps an edge rather than drop
+ * one: a kept edge can hide a race, a dropped one would invent it, and
+ * ravel never reports a race that is not there.
+ *
+ * This is not the happens-before of src/explore/depend.h. That one orders
+ * *dependent visible operations* (two atomic loads of one variable in one
+ * order or the other, a lock's acquisitions) so that DPOR can tell which
+ * schedules are equivalent; relaxed atomics order each other there. This
+ * one is the language's: it says which plain accesses are ordered, and
+ * relaxed atomics order nothing.
+ *
+ * Vector clocks. Each thread t has a clock C_t (one entry per thread of
+ * the execution); C_t[t] is t's current epoch, incremented after each
+ * release it performs. Synchronisation objects (model objects, by index)
+ * keep the clocks released into them.
+ *
+ * Shadow memory. Memory is shadowed in 8-byte granules. A granule holds
+ * up to three *cells*: (thread, epoch, byte mask, read/write/free, pc,
+ * stack). For every byte, the cells covering it are the last write and
+ * the reads since then that are not ordered with each other (FastTrack's
+ * read set), so an access checks only those, and partial overlaps (two
+ * ints sharing a granule, an unaligned access straddling two) are exact.
+ * When a fourth cell would be needed (more than two unordered readers of
+ * one granule since its last write) the oldest read cell is forgotten:
+ * that can miss a race, never invent one. Shadow leaves are found through
+ * a two-level table on the address and allocated on first touch:
+ *
+ *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
+ *     granule (80 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *
+ * Forgetting. Nothing is cleared between executions: every granule
+ * carries a stamp, and a granule whose stamp is older than the execution
+ * (or than its 4 KiB page's reset, for memory handed out afresh: new heap
+ * blocks, a new thread's stack) reads as empty.
+ *
+ * Only one program thread runs at a time (that is how ravel runs
+ * programs), so there are no locks anywhere here. The detector allocates
+ * only through the page provider it is given: the runtime maps pages the
+ * program never sees.
+ */
+#ifndef RAVEL_DETECT_H
+#define RAVEL_DETECT_H
+
+#include "model.h"
+
+/* Access flags. */
+#define RAVEL__DET_WRITE 1u
+#define RAVEL__DET_FREE 2u /* free() or realloc() moving the block */
+
+/* One remembered access to some bytes of a granule. */
+struct ravel__det_cell {
+    uint32_t clock; /* the thread's epoch when it accessed */
+    uint16_t tid;   /* model thread index */
+    uint8_t mask;   /* bytes of the granule it covers (0: empty cell) */
+    uint8_t flags;  /* RAVEL__DET_* */
+    uint32_t stack; /* caller's stack id (opaque to the detector) */
+    uint32_t pad;
+    uint64_t pc;
+};
+
+/* A race: the earlier access the current one races with. */
+struct ravel__det_hit {
+    uint64_t prev_addr; /* first byte of the earlier access in the granule */
+    uint32_t prev_size; /* its bytes in that granule */
+    struct ravel__det_cell prev;
+};
+
+/* Where the detector gets memory: zeroed, page-aligned blocks that are
+ * only touched (and so only cost memory) where written. */
+struct ravel__det_mem {
+    void *(*map)(size_t bytes, void *ctx);
+    void *ctx;
+};
+
+struct ravel__detector;
+
+/* A detector for executions of up to max_objects model objects; NULL
+ * when memory cannot be had. Lives as long as the process. */
+struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
+                                       uint32_t max_objects);
+
+/* A new execution: thread 0 alone, no access remembered. O(1): the
+ * shadow is forgotten by stamps, not cleared. */
+void ravel__det_begin(struct ravel__detector *d);
+
+/* The happens-before effect of event ev, just applied by the model (arg:
+ * the operation's argument, the memory order of an atomic). Thread
+ * creation, joins, locks ... everything goes through here. */
+void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
+                      const struct ravel__event *ev, int64_t arg);
+
+/* Entering (begin) or leaving the outermost atomic section of thread t:
+ * sections exclude each other, so they order like one global lock. */
+void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
+                               bool begin);
+
+/*
+ * An access by thread t to [addr, addr+size): checks it against the
+ * remembered accesses, remembers it, and returns true (filling *hit with
+ * the first earlier access found racing) when it races. Sizes above 8
+ * and unaligned accesses are split by granule.
+ */
+bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                       uint64_t size, uint8_t flags, uint64_t pc,
+                       uint32_t stack, struct ravel__det_hit *hit);
+
+/* Forgets every access to [addr, addr+size): the memory is new (a heap
+ * block just allocated, a stack given to a new thread). */
+void ravel__det_reset(struct ravel__detector *d, uint64_t addr,
+                      uint64_t size);
+
+/* Does thread t's clock include thread u's epoch `clock` (u's event at
+ * that epoch happens before t's next one)? For tests. */
+bool ravel__det_knows(const struct ravel__detector *d, uint32_t t,
+                      uint32_t u, uint32_t clock);
+/* Thread t's current epoch. */
+uint32_t ravel__det_epoch(const struct ravel__detector *d, uint32_t t);
+
+/* Memory the shadow and its tables use (bytes mapped), for benchmarks. */
+size_t ravel__det_mapped(const struct ravel__detector *d);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * detect_test.c - the race detector on hand-made executions: which pairs
+ * of accesses race, byte by byte, and which events order them.
+ *
+ * The events are built directly (thread, kind, object, flags), as the
+ * model would log them; "memory" is a fake address range (the detector
+ * never dereferences addresses).
+ */
+#include "detect.h"
+
+#include "../../tests/check.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define A 0x10000000ull /* fake addresses */
+
+static void *map(size_t bytes, void *ctx)
+{
+    (void)ctx;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static struct ravel__detector *det;
+static struct ravel__exec *x;
+
+static void begin(uint32_t threads)
+{
+    if (!det) {
+        struct ravel__det_mem mem = {map, NULL};
+        det = ravel__det_new(&mem, 64);
+        size_t sz = ravel__exec_size(64, 64);
+        x = ravel__exec_layout(calloc(1, sz), 64, 64);
+    }
+    ravel__det_begin(det);
+    ravel__exec_begin(x, 0);
+    /* Thread 0 creates 1 .. threads-1. */
+    for (uint32_t c = 1; c < threads; c++) {
+        struct ravel__event ev = {0};
+        ev.thread = 0;
+        ev.kind = RAVEL__OP_CREATE;
+        ev.aux = c;
+        ravel__det_event(det, x, &ev, 0);
+        x->threads[c].state = RAVEL__T_LIVE;
+    }
+    x->nthreads = threads;
+}
+
+static void event(uint32_t t, uint16_t kind, uint32_t obj, uint32_t aux,
+                  int64_t arg)
+{
+    struct ravel__event ev = {0};
+    ev.thread = t;
+    ev.kind = kind;
+    ev.obj = obj;
+    ev.aux = aux;
+    ravel__det_event(det, x, &ev, arg);
+}
+
+static bool acc(uint32_t t, uint64_t addr, uint64_t size, bool write)
+{
+    struct ravel__det_hit hit;
+    return ravel__det_access(det, t, addr, size,
+                             write ? RAVEL__DET_WRITE : 0, 0x1000 + t, 0,
+                             &hit);
+}
+
+CHECK_TEST(unordered_writes_race_reads_do_not)
+{
+    begin(3);
+    CHECK(!acc(1, A, 4, false));
+    CHECK(!acc(2, A, 4, false)); /* read-read */
+    CHECK(acc(2, A, 4, true));   /* write after 1's read */
+    begin(3);
+    CHECK(!acc(1, A, 4, true));
+    CHECK(acc(2, A, 4, false));
+}
+
+CHECK_TEST(bytes_of_a_granule_are_separate)
+{
+    begin(3);
+    CHECK(!acc(1, A, 4, true));
+    CHECK(!acc(2, A + 4, 4, true)); /* the other int of the granule */
+    CHECK(!acc(2, A + 4, 2, false));
+    CHECK(acc(2, A + 3, 2, false)); /* overlaps 1's last byte */
+    /* Unaligned, straddling two granules. */
+    begin(3);
+    CHECK(!acc(1, A + 8, 1, true));
+    CHECK(acc(2, A + 6, 4, true));
+    /* A range over many granules. */
+    begin(3);
+    CHECK(!acc(1, A + 100, 1, true));
+    CHECK(!acc(2, A, 100, true));
+    CHECK(acc(2, A, 101, false));
+}
+
+CHECK_TEST(mutex_orders_and_only_the_same_mutex)
+{
+    begin(3);
+    acc(1, A, 8, true);
+    event(1, RAVEL__OP_MUTEX_UNLOCK, 5, RAVEL__NONE, 0);
+    event(2, RAVEL__OP_MUTEX_LOCK, 6, RAVEL__NONE, 0); /* another mutex */
+    CHECK(acc(2, A, 8, false));
+    begin(3);
+    acc(1, A, 8, true);
+    event(1, RAVEL__OP_MUTEX_UNLOCK, 5, RAVEL__NONE, 0);
+    event(2, RAVEL__OP_MUTEX_LOCK, 5, RAVEL__NONE, 0);
+    CHECK(!acc(2, A, 8, true));
+    /* What 1 writes after its unlock is not ordered. */
+    acc(1, A + 16, 8, true);
+    CHECK(acc(2, A + 16, 8, true));
+}
+
+CHECK_TEST(create_and_join)
+{
+    begin(1);
+    acc(0, A, 4, true);
+    event(0, RAVEL__OP_CREATE, RAVEL__NONE, 1, 0);
+    x->threads[1].state = RAVEL__T_LIVE;
+    x->nthreads = 2;
+    CHECK(!acc(1, A, 4, true)); /* the parent's write before create */
+    CHECK(acc(0, A, 4, false)); /* parent and child run together */
+    begin(2);
+    acc(1, A + 8, 4, true);
+    x->threads[1].state = RAVEL__T_FINISHED;
+    event(0, RAVEL__OP_JOIN, 1, 1, 0);
+    CHECK(!acc(0, A + 8, 4, true));
+}
+
+CHECK_TEST(release_acquire_relaxed_and_fences)
+{
+    const int relaxed = 0, acquire = 2, release = 3;
+    begin(3);
+    acc(1, A, 4, true);
+    event(1, RAVEL__OP_ATOMIC_STORE, 7, RAVEL__NONE, release);
+    event(2, RAVEL__OP_ATOMIC_LOAD, 7, RAVEL__NONE, acquire);
+    CHECK(!acc(2, A, 4, false));
+    begin(3);
+    acc(1, A, 4, true);
+    event(1, RAVEL__OP_ATOMIC_STORE, 7, RAVEL__NONE, relaxed);
+    event(2, RAVEL__OP_ATOMIC_LOAD, 7, RAVEL__NONE, acquire);
+    CHECK(acc(2, A, 4, false));
+    begin(3);
+    acc(1, A, 4, true);
+    event(1, RAVEL__OP_ATOMIC_STORE, 7, RAVEL__NONE, release);
+    event(2, RAVEL__OP_ATOMIC_LOAD, 7, RAVEL__NONE, relaxed);
+    CHECK(acc(2, A, 4, false));
+    /* Release fence + relaxed store / relaxed load + acquire fence. */
+    begin(3);
+    acc(1, A, 4, true);
+    event(1, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, release);
+    event(1, RAVEL__OP_ATOMIC_STORE, 7, RAVEL__NONE, relaxed);
+    event(2, RAVEL__OP_ATOMIC_LOAD, 7, RAVEL__NONE, relaxed);
+    event(2, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, acquire);
+    CHECK(!acc(2, A, 4, false));
+}
+
+CHECK_TEST(release_sequence_through_rmw)
+{
+    const int relaxed = 0, acquire = 2, release = 3;
+    begin(4);
+    acc(1, A, 4, true);
+    event(1, RAVEL__OP_ATOMIC_STORE, 7, RAVEL__NONE, release);
+    event(3, RAVEL__OP_ATOMIC_RMW, 7, RAVEL__NONE, relaxed);
+    event(2, RAVEL__OP_ATOMIC_LOAD, 7, RAVEL__NONE, acquire);
+    CHECK(!acc(2, A, 4, false));
+    /* The relaxed RMW's thread itself is not ordered after 1. */
+    CHECK(acc(3, A, 4, false));
+}
+
+CHECK_TEST(rwlock_readers_do_not_order_readers)
+{
+    begin(4);
+    event(1, RAVEL__OP_RW_RDLOCK, 9, RAVEL__NONE, 0);
+    acc(1, A, 4, true); /* a write under a read lock: a bug */
+    event(1, RAVEL__OP_RW_UNLOCK, 9, 0, 0);
+    event(2, RAVEL__OP_RW_RDLOCK, 9, RAVEL__NONE, 0);
+    CHECK(acc(2, A, 4, false));
+    event(2, RAVEL__OP_RW_UNLOCK, 9, 0, 0);
+    event(3, RAVEL__OP_RW_WRLOCK, 9, RAVEL__NONE, 0);
+    CHECK(!acc(3, A, 4, true)); /* after both readers' unlocks */
+    begin(3);
+    event(1, RAVEL__OP_RW_RDLOCK, 9, RAVEL__NONE, 0);
+    acc(1, A, 4, false);
+    event(1, RAVEL__OP_RW_UNLOCK, 9, 0, 0);
+    event(2, RAVEL__OP_RW_WRLOCK, 9, RAVEL__NONE, 0);
+    CHECK(!acc(2, A, 4, true)); /* a reader's unlock reaches the writer */
+}
+
+CHECK_TEST(reset_forgets_and_executions_start_empty)
+{
+    begin(3);
+    acc(1, A, 64, true);
+    ravel__det_reset(det, A, 32);
+    CHECK(!acc(2, A, 32, true));  /* forgotten: new memory */
+    CHECK(acc(2, A + 32, 8, true)); /* still remembered */
+    /* A whole page goes by its page stamp. */
+    begin(3);
+    acc(1, A + 4096, 8, true);
+    ravel__det_reset(det, A + 4096, 4096);
+    CHECK(!acc(2, A + 4096, 8, true));
+    /* The next execution remembers nothing. */
+    begin(3);
+    CHECK(!acc(2, A + 32, 8, true));
+}
+
+int main(void)
+{
+    return CHECK_RUN(unordered_writes_race_reads_do_not,
+                     bytes_of_a_granule_are_separate,
+                     mutex_orders_and_only_the_same_mutex, create_and_join,
+                     release_acquire_relaxed_and_fences,
+                     release_sequence_through_rmw,
+                     rwlock_readers_do_not_order_readers,
+                     reset_forgets_and_executions_start_empty);
+}
