@@ -240,6 +240,16 @@ void ravel__pbt_attach(void *mem)
     shared_mem = mem;
 }
 
+/* Race-directed scheduling started the run over (supervisor.c): test
+ * again from the first case with the same seed, now that the racing
+ * accesses are scheduling points, so the tests can show what the race
+ * breaks. */
+void ravel__pbt_start_over(void)
+{
+    if (shared_mem)
+        memset(shared_mem, 0, sizeof *shared_mem);
+}
+
 /* The strategies the driver switches between (this executor's own). */
 static struct ravel__strategy *s_random, *s_follow, *s_sys;
 

@@ -367,6 +367,7 @@ void ravel__pbt_judge(void);
  * the executor is forked); resuming it in a new executor after a crash. */
 size_t ravel__pbt_shared_size(void);
 void ravel__pbt_attach(void *mem);
+void ravel__pbt_start_over(void);
 bool ravel__pbt_resume(void);
 /* The counterexample of an execution that died (crash, hang): the
  * supervisor adds it to the report's program output. */

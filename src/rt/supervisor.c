@@ -1032,6 +1032,7 @@ static bool start_over(void)
      * for the large untouched part, unlike writing zeros over it. */
     if (madvise(rt->strategy_mem, rt->strategy_mem_size, MADV_REMOVE) != 0)
         memset(rt->strategy_mem, 0, rt->strategy_mem_size);
+    ravel__pbt_start_over();
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
         ln->done = false;

@@ -19,6 +19,10 @@ Groups (one ctest each):
                too (the driver resumes in a new executor after a crash)
                and reported as the crash or deadlock, with the
                counterexample, and their tickets replay them
+  race         a plain-long counter: its data race is reported, then,
+               the racing accesses made scheduling points, the lost
+               update as a shrunk linearizability failure whose ticket
+               replays it
 """
 import argparse
 import json
@@ -245,6 +249,34 @@ def group_failures(a, tmp):
             check(rr.returncode == 1 and f"BUG ({kind})" in rr.stderr and
                   rce is not None and ce is not None and rce[3] == ce[3],
                   f"{name} {mode}: the ticket replays it")
+
+
+def group_race(a, tmp):
+    # A plain-long counter: the data race is reported first; then, with
+    # the racing accesses made scheduling points, the tests start over and
+    # find the lost update as a non-linearizable history, shrunk, whose
+    # ticket replays it.
+    exe = os.path.join(a.exe_dir, "pbt_counter_plain")
+    for mode in ("random", "exhaustive"):
+        r = run([exe, "--seed", "1", "--mode", mode, "--json"], tmp)
+        s = summary(r.stdout)
+        kinds = [b["kind"] for b in s["bugs"]]
+        if not check(r.returncode == 1 and
+                     kinds == ["data-race", "linearizability"],
+                     f"counter_plain {mode}: race then linearizability, "
+                     f"got {kinds} (exit {r.returncode})"):
+            continue
+        check(s["bugs"][1].get("race_directed") is True and
+              "race-directed:" in r.stderr,
+              f"counter_plain {mode}: the failure is marked race-directed")
+        ce = counterexample(r.stderr.split("BUG (linearizability)")[1])
+        check(ce is not None and ce[0] <= 3 and ce[1] == 2,
+              f"counter_plain {mode}: minimal counterexample "
+              f"({ce[0] if ce else None} commands)")
+        rr = run([a.ravel, "replay",
+                  os.path.join(tmp, s["bugs"][1]["ticket"])], tmp)
+        check(rr.returncode == 1 and "BUG (linearizability)" in rr.stderr,
+              f"counter_plain {mode}: the ticket replays the lost update")
 
 
 def main():
