@@ -487,6 +487,7 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
     struct granule *g = &l->g[gi];
     uint32_t epoch = d->thr[t].c[t];
     bool write = flags & RAVEL__DET_WRITE;
+    bool atomic = flags & RAVEL__DET_ATOMIC;
     uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
     if (g->stamp < d->exec_start || g->stamp < pstamp) {
         g->c[0].mask = g->c[1].mask = g->c[2].mask = 0;
@@ -506,7 +507,8 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
         if (c->tid != t)
             others |= c->mask;
         else if (c->clock == epoch && (c->mask & mask) == mask &&
-                 (!write || (c->flags & RAVEL__DET_WRITE)))
+                 (!write || (c->flags & RAVEL__DET_WRITE)) &&
+                 (atomic || !(c->flags & RAVEL__DET_ATOMIC)))
             own = (int)i;
     }
     if (own >= 0 && (!write || !(others & mask)))
@@ -518,6 +520,8 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
             if (!(c->mask & mask) || c->tid == t)
                 continue;
             if (!write && !(c->flags & RAVEL__DET_WRITE))
+                continue;
+            if (atomic && (c->flags & RAVEL__DET_ATOMIC))
                 continue;
             if (ordered(d, t, c))
                 continue;
@@ -540,7 +544,10 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
     int free_slot = -1, oldest_read = -1, same = -1;
     for (unsigned i = 0; i < CELLS; i++) {
         struct ravel__det_cell *c = &g->c[i];
-        if (c->mask & mask) {
+        /* (An atomic access supersedes only atomic ones: a plain access
+         * races with more.) */
+        if ((c->mask & mask) &&
+            (!atomic || (c->flags & RAVEL__DET_ATOMIC))) {
             bool drop = write || (!(c->flags & RAVEL__DET_WRITE) &&
                                   (c->tid == t || ordered(d, t, c)));
             if (drop)
@@ -596,6 +603,26 @@ bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
             raced = true;
         addr += n;
     }
+    return raced;
+}
+
+bool ravel__det_atomic(struct ravel__detector *d, const struct ravel__exec *x,
+                       const struct ravel__event *ev, int64_t mo,
+                       uint64_t addr, uint64_t size, uint64_t pc,
+                       uint32_t stack, struct ravel__det_hit *hit)
+{
+    (void)x;
+    uint32_t t = ev->thread;
+    bool reads = ev->kind != RAVEL__OP_ATOMIC_STORE;
+    bool writes = ev->kind == RAVEL__OP_ATOMIC_STORE ||
+                  ev->kind == RAVEL__OP_ATOMIC_RMW ||
+                  (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux == 1);
+    if (reads)
+        atomic_read(d, t, ev->obj, mo);
+    uint8_t flags = RAVEL__DET_ATOMIC | (writes ? RAVEL__DET_WRITE : 0);
+    bool raced = ravel__det_access(d, t, addr, size, flags, pc, stack, hit);
+    if (writes)
+        atomic_write(d, t, ev->obj, mo, ev->kind != RAVEL__OP_ATOMIC_STORE);
     return raced;
 }
 

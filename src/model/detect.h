@@ -85,6 +85,8 @@
 /* Access flags. */
 #define RAVEL__DET_WRITE 1u
 #define RAVEL__DET_FREE 2u /* free() or realloc() moving the block */
+#define RAVEL__DET_ATOMIC 4u /* an atomic operation: races only with plain
+                                accesses (two atomics never race) */
 
 /* One remembered access to some bytes of a granule. */
 struct ravel__det_cell {
@@ -127,6 +129,20 @@ void ravel__det_begin(struct ravel__detector *d);
  * creation, joins, locks ... everything goes through here. */
 void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
                       const struct ravel__event *ev, int64_t arg);
+
+/*
+ * An atomic operation (event ev, just applied by the model; mo its memory
+ * order) on [addr, addr+size): its acquire side, then the access itself
+ * (checked against plain accesses, as an atomic read, or write when it
+ * stores: a store, a read-modify-write, a successful compare-exchange),
+ * then its release side. The access is recorded at the epoch the release
+ * publishes, so a thread that acquires it is ordered after it. Returns
+ * true, filling *hit, when it races with a plain access.
+ */
+bool ravel__det_atomic(struct ravel__detector *d, const struct ravel__exec *x,
+                       const struct ravel__event *ev, int64_t mo,
+                       uint64_t addr, uint64_t size, uint64_t pc,
+                       uint32_t stack, struct ravel__det_hit *hit);
 
 /* Entering (begin) or leaving the outermost atomic section of thread t:
  * sections exclude each other, so they order like one global lock. */

@@ -234,6 +234,7 @@ struct ravel__race_access {
     uint32_t thread;
     uint8_t write;
     uint8_t freed; /* the access was free() or realloc() of the block */
+    uint8_t atomic; /* an atomic operation (racing with a plain access) */
     uint32_t nframes;
     uint64_t frames[RAVEL__RACE_FRAMES]; /* frames[0]: the access's pc */
 };

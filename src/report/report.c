@@ -607,6 +607,9 @@ static const char *access_word(const struct ravel__race_access *a, bool cap)
 {
     if (a->freed)
         return cap ? "Free" : "free";
+    if (a->atomic)
+        return a->write ? (cap ? "Atomic write" : "atomic write")
+                        : (cap ? "Atomic read" : "atomic read");
     if (a->write)
         return cap ? "Write" : "write";
     return cap ? "Read" : "read";

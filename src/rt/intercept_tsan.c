@@ -271,6 +271,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         ev->aux = sub;                                                         \
         ev->value = (int64_t)old;                                              \
         ev->value2 = (int64_t)(expr_new);                                      \
+        ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         errno = saved;                                                         \
         return old;                                                            \
     }
@@ -286,6 +287,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
             w, RAVEL__OP_ATOMIC_LOAD, a, N / 8, mo, RAVEL__CALLER_PC);         \
         T v = __atomic_load_n(a, SC);                                          \
         ev->value = (int64_t)v;                                                \
+        ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         errno = saved;                                                         \
         return v;                                                              \
     }                                                                          \
@@ -301,6 +303,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
             w, RAVEL__OP_ATOMIC_STORE, a, N / 8, mo, RAVEL__CALLER_PC);        \
         __atomic_store_n(a, v, SC);                                            \
         ev->value = (int64_t)v;                                                \
+        ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         errno = saved;                                                         \
     }                                                                          \
     RMW_HOOK(T, N, exchange, __atomic_exchange_n, RAVEL__RMW_XCHG, v)          \
@@ -333,6 +336,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         ev->aux = *ok;                                                         \
         ev->value = (int64_t)cur;                                              \
         ev->value2 = (int64_t)(*ok ? desired : expected);                      \
+        ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         errno = saved;                                                         \
         return cur;                                                            \
     }                                                                          \

@@ -261,6 +261,7 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
     r->cur.thread = w->slot;
     r->cur.write = (flags & RAVEL__DET_WRITE) != 0;
     r->cur.freed = (flags & RAVEL__DET_FREE) != 0;
+    r->cur.atomic = (flags & RAVEL__DET_ATOMIC) != 0;
     r->cur.nframes =
         frames_of(pc, th->stack_id, r->cur.frames, RAVEL__RACE_FRAMES);
     r->prev.addr = hit->prev_addr;
@@ -268,6 +269,7 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
     r->prev.thread = hit->prev.tid;
     r->prev.write = (hit->prev.flags & RAVEL__DET_WRITE) != 0;
     r->prev.freed = (hit->prev.flags & RAVEL__DET_FREE) != 0;
+    r->prev.atomic = (hit->prev.flags & RAVEL__DET_ATOMIC) != 0;
     r->prev.nframes = frames_of(hit->prev.pc, hit->prev.stack,
                                 r->prev.frames, RAVEL__RACE_FRAMES);
     fill_origin(r, addr);
@@ -275,10 +277,12 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
                             ? x->threads[hit->prev.tid].name
                             : "?";
     ravel__fail_now(w, RAVEL__FAIL_DATA_RACE, pc,
-                    "data race: %s of %llu byte%s by thread %s races with "
-                    "an earlier %s by thread %s",
+                    "data race: %s%s of %llu byte%s by thread %s races with "
+                    "an earlier %s%s by thread %s",
+                    r->cur.atomic ? "atomic " : "",
                     r->cur.freed ? "free" : r->cur.write ? "write" : "read",
                     (unsigned long long)size, size == 1 ? "" : "s", th->name,
+                    r->prev.atomic  ? "atomic " : "",
                     r->prev.freed   ? "free"
                     : r->prev.write ? "write"
                                     : "read",
@@ -327,6 +331,30 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
                                           (uint64_t)(uintptr_t)p, size,
                                           flags, pc, th->stack_id, &hit)))
         on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
+}
+
+void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
+                        int64_t mo, const volatile void *p, uint64_t size)
+{
+    if (!ravel__race_on)
+        return;
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    if (RAVEL__UNLIKELY(th->ignore)) {
+        /* Not checked, but its synchronisation still counts. */
+        ravel__det_event(det, ravel__rt.x, ev, mo);
+        return;
+    }
+    struct ravel__det_hit hit;
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (RAVEL__UNLIKELY(ravel__det_atomic(det, ravel__rt.x, ev, mo, a, size,
+                                          ev->pc, th->stack_id, &hit))) {
+        uint8_t flags = RAVEL__DET_ATOMIC;
+        if (ev->kind == RAVEL__OP_ATOMIC_STORE ||
+            ev->kind == RAVEL__OP_ATOMIC_RMW ||
+            (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux == 1))
+            flags |= RAVEL__DET_WRITE;
+        on_race(w, a, size, flags, ev->pc, &hit);
+    }
 }
 
 void ravel__race_free(const void *p, uint64_t pc)

@@ -456,6 +456,17 @@ void ravel__race_begin(void);
 /* The happens-before effect of an event the model just applied (arg:
  * the operation's argument). */
 void ravel__race_event(const struct ravel__event *ev, int64_t arg);
+/* Atomic loads, stores, RMWs and compare-exchanges skip that: their hook
+ * calls this once the memory effect is done (and ev->aux says whether a
+ * compare-exchange stored), with the location; it applies the
+ * happens-before effect around checking the access against plain ones. */
+static inline bool ravel__op_is_atomic_access(uint16_t kind)
+{
+    return kind == RAVEL__OP_ATOMIC_LOAD || kind == RAVEL__OP_ATOMIC_STORE ||
+           kind == RAVEL__OP_ATOMIC_RMW || kind == RAVEL__OP_ATOMIC_CAS;
+}
+void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
+                        int64_t mo, const volatile void *p, uint64_t size);
 /* A plain access by the calling controlled thread. */
 void ravel__race_access(struct ravel__worker *w, const void *p,
                         uint64_t size, bool write, uint64_t pc);

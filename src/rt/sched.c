@@ -285,7 +285,8 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
     if (rc >= 0) {
         fairness_after(x, me, ev);
-        if (ravel__race_on)
+        /* Atomics: once their memory effect is done (intercept_tsan.c). */
+        if (ravel__race_on && !ravel__op_is_atomic_access(kind))
             ravel__race_event(ev, arg);
     }
     if (rc == RAVEL__APPLY_MISUSE) {

@@ -4,7 +4,7 @@
  * The flag itself is atomic, so it does not race, but relaxed operations
  * create no happens-before: the reader's read of `data` races with the
  * writer's write even when it saw the flag set. (With release/acquire it
- * would not; see sync_all.c.)
+ * would not; see sync_atomics.c.)
  *
  * ravel-expect: data-race
  */
