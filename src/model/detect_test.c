@@ -206,6 +206,62 @@ CHECK_TEST(reset_forgets_and_executions_start_empty)
     CHECK(!acc(2, A + 32, 8, true));
 }
 
+/* An atomic operation on the bytes at addr (ravel__det_atomic). */
+static bool atomic_op(uint32_t t, uint16_t kind, uint32_t obj, uint32_t aux,
+                      int64_t mo, uint64_t addr)
+{
+    struct ravel__event ev = {0};
+    struct ravel__det_hit hit;
+    ev.thread = t;
+    ev.kind = kind;
+    ev.obj = obj;
+    ev.aux = aux;
+    return ravel__det_atomic(det, x, &ev, mo, addr, 4, 0x2000 + t, 0, &hit);
+}
+
+CHECK_TEST(atomics_race_with_plain_accesses_only)
+{
+    const int relaxed = 0, acquire = 2, release = 3;
+    /* Two unordered atomics: never a race, whatever they do. */
+    begin(3);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_STORE, 7, 0, relaxed, A));
+    CHECK(!atomic_op(2, RAVEL__OP_ATOMIC_RMW, 7, 0, relaxed, A));
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_LOAD, 7, 0, relaxed, A));
+    /* An atomic store and an unordered plain read or write: a race, in
+     * either order. */
+    begin(3);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_STORE, 7, 0, release, A));
+    CHECK(acc(2, A, 4, false));
+    begin(3);
+    acc(2, A, 4, true);
+    CHECK(atomic_op(1, RAVEL__OP_ATOMIC_LOAD, 7, 0, relaxed, A));
+    /* An atomic load and a plain read do not conflict. */
+    begin(3);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_LOAD, 7, 0, relaxed, A));
+    CHECK(!acc(2, A, 4, false));
+    /* A plain read after an atomic one of its own thread still races
+     * with another thread's atomic store (the atomic read did not cover
+     * it). */
+    begin(3);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_LOAD, 7, 0, relaxed, A));
+    acc(1, A, 4, false);
+    CHECK(atomic_op(2, RAVEL__OP_ATOMIC_STORE, 7, 0, relaxed, A));
+    /* A release compare-exchange that stores (aux 1) publishes both the
+     * plain data before it and itself: the acquirer's plain accesses to
+     * either are ordered. A failed one (aux 0) publishes nothing. */
+    begin(3);
+    acc(1, A + 8, 4, true);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_CAS, 7, 1, release, A));
+    CHECK(!atomic_op(2, RAVEL__OP_ATOMIC_LOAD, 7, 0, acquire, A));
+    CHECK(!acc(2, A + 8, 4, false));
+    CHECK(!acc(2, A, 4, true));
+    begin(3);
+    acc(1, A + 8, 4, true);
+    CHECK(!atomic_op(1, RAVEL__OP_ATOMIC_CAS, 7, 0, release, A));
+    CHECK(!atomic_op(2, RAVEL__OP_ATOMIC_LOAD, 7, 0, acquire, A));
+    CHECK(acc(2, A + 8, 4, false));
+}
+
 int main(void)
 {
     return CHECK_RUN(unordered_writes_race_reads_do_not,
@@ -214,5 +270,6 @@ int main(void)
                      release_acquire_relaxed_and_fences,
                      release_sequence_through_rmw,
                      rwlock_readers_do_not_order_readers,
-                     reset_forgets_and_executions_start_empty);
+                     reset_forgets_and_executions_start_empty,
+                     atomics_race_with_plain_accesses_only);
 }
