@@ -716,6 +716,63 @@ static void put_promoted(struct ravel__strbuf *sb, const struct ravel__exec *x)
                       "can do\n");
 }
 
+/* "file:line" of a code address, or the address. */
+static void code_loc(char *buf, size_t n, uint64_t pc)
+{
+    struct ravel__frame f;
+    ravel__symbolize1(pc, false, &f);
+    if (f.line)
+        snprintf(buf, n, "%s:%u", ravel__basename(f.file), f.line);
+    else
+        snprintf(buf, n, "0x%llx", (unsigned long long)pc);
+}
+
+/*
+ * What the race did, when the promoted accesses show it: a *lost update*
+ * is a thread reading a location, another thread writing it, then the
+ * first writing it (with what it computed from its stale read) without
+ * having looked again. Said only when the trace has that shape.
+ */
+static void put_race_effect(struct ravel__strbuf *sb,
+                            const struct ravel__exec *x,
+                            const struct names *nm)
+{
+    for (uint32_t i = 0; i < x->nevents; i++) {
+        const struct ravel__event *r = &x->events[i];
+        if (r->kind != RAVEL__OP_PLAIN_READ)
+            continue;
+        const struct ravel__event *other = NULL;
+        for (uint32_t k = i + 1; k < x->nevents; k++) {
+            const struct ravel__event *e = &x->events[k];
+            if (e->obj != r->obj || (e->kind != RAVEL__OP_PLAIN_READ &&
+                                     e->kind != RAVEL__OP_PLAIN_WRITE))
+                continue;
+            if (e->thread != r->thread) {
+                if (e->kind == RAVEL__OP_PLAIN_WRITE && !other)
+                    other = e;
+                continue;
+            }
+            if (e->kind == RAVEL__OP_PLAIN_READ)
+                break; /* it looked again */
+            if (!other)
+                break; /* nobody wrote in between */
+            char lr[300], lo[300], lw[300];
+            code_loc(lr, sizeof lr, r->pc);
+            code_loc(lo, sizeof lo, other->pc);
+            code_loc(lw, sizeof lw, e->pc);
+            ravel__sb_printf(sb,
+                             "  lost update: thread %s read %s = %lld (%s),\n"
+                             "  thread %s then wrote it (%s), and thread %s "
+                             "wrote over that (%s)\n",
+                             thread_name(x, r->thread), obj_name(nm, r->obj),
+                             (long long)r->value, lr,
+                             thread_name(x, other->thread), lo,
+                             thread_name(x, r->thread), lw);
+            return;
+        }
+    }
+}
+
 /* ---- headline, location, signature ------------------------------------ */
 
 static const char *signal_name(int64_t sig)
@@ -995,8 +1052,10 @@ void ravel__report_bug(struct ravel__strbuf *sb,
         }
         break;
     }
-    if (f->kind != RAVEL__FAIL_DATA_RACE)
+    if (f->kind != RAVEL__FAIL_DATA_RACE && ravel__report_promoted(x)) {
         put_promoted(sb, x);
+        put_race_effect(sb, x, &nm);
+    }
     if (f->kind == RAVEL__FAIL_LOCK_MISUSE && f->obj != RAVEL__NONE &&
         f->obj < x->nobjects)
         ravel__sb_printf(sb, "  the %s is %s\n",

@@ -410,6 +410,12 @@ def group_races(args):
                   "counter_plain: the trace does not show the promoted accesses")
             check("race-directed: the racing accesses at counter_plain.c:%d" % line in err,
                   "counter_plain: the assertion report does not name the race")
+            if trace.count("read counter = 0") >= 2:
+                # Both reads promoted (gcc): the report says what happened.
+                check(re.search(r"lost update: thread (1\.\d) read counter = 0 \(counter_plain\.c:%d\),\n"
+                                r"  thread 1\.\d then wrote it \(counter_plain\.c:%d\), and thread \1 wrote over that"
+                                % (line, line), trace) is not None,
+                      "counter_plain: the lost update is not named:\n" + trace[:1500])
             r = run([args.ravel, "replay", asserts[0]["ticket"]], cwd=work)
             check(r.returncode == 1 and "SUMMARY: ravel: assertion" in r.stderr,
                   "counter_plain: the assertion ticket does not replay (exit %d): %s"
