@@ -614,9 +614,7 @@ bool ravel__det_atomic(struct ravel__detector *d, const struct ravel__exec *x,
     (void)x;
     uint32_t t = ev->thread;
     bool reads = ev->kind != RAVEL__OP_ATOMIC_STORE;
-    bool writes = ev->kind == RAVEL__OP_ATOMIC_STORE ||
-                  ev->kind == RAVEL__OP_ATOMIC_RMW ||
-                  (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux == 1);
+    bool writes = ravel__det_atomic_stores(ev);
     if (reads)
         atomic_read(d, t, ev->obj, mo);
     uint8_t flags = RAVEL__DET_ATOMIC | (writes ? RAVEL__DET_WRITE : 0);

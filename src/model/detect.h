@@ -130,6 +130,14 @@ void ravel__det_begin(struct ravel__detector *d);
 void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
                       const struct ravel__event *ev, int64_t arg);
 
+/* Does atomic event ev store (a store, an RMW, a successful CAS)? */
+static inline bool ravel__det_atomic_stores(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_ATOMIC_STORE ||
+           ev->kind == RAVEL__OP_ATOMIC_RMW ||
+           (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux == 1);
+}
+
 /*
  * An atomic operation (event ev, just applied by the model; mo its memory
  * order) on [addr, addr+size): its acquire side, then the access itself

@@ -349,9 +349,7 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
     if (RAVEL__UNLIKELY(ravel__det_atomic(det, ravel__rt.x, ev, mo, a, size,
                                           ev->pc, th->stack_id, &hit))) {
         uint8_t flags = RAVEL__DET_ATOMIC;
-        if (ev->kind == RAVEL__OP_ATOMIC_STORE ||
-            ev->kind == RAVEL__OP_ATOMIC_RMW ||
-            (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux == 1))
+        if (ravel__det_atomic_stores(ev))
             flags |= RAVEL__DET_WRITE;
         on_race(w, a, size, flags, ev->pc, &hit);
     }
