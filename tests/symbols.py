@@ -4,7 +4,7 @@ exports exactly the names it interposes, the compiler's __tsan_* hooks and
 the public ravel_* API, and nothing else (no ravel__ internals, no stray
 helpers that could collide with a program's own symbols).
 
-usage: symbols.py LIBRAVEL_RT_SO SRC_RT_DIR
+usage: symbols.py LIBRAVEL_RT_SO SRC_RT_DIR  (its .c files, recursively)
 """
 import os
 import re
@@ -25,10 +25,11 @@ def exported(lib):
 
 def interposed(src_dir):
     names = set()
-    for f in os.listdir(src_dir):
-        if not f.endswith(".c"):
-            continue
-        text = open(os.path.join(src_dir, f)).read()
+    paths = []
+    for root, _, files in os.walk(src_dir):
+        paths += [os.path.join(root, f) for f in files if f.endswith(".c")]
+    for path in sorted(paths):
+        text = open(path).read()
         for m in re.finditer(r"RAVEL__EXPORT\s+[\w\s\*]*?\b(\w+)\s*\(", text):
             # (skip the parameter name of interceptor-generating macros)
             if (not m.group(1).startswith("__tsan") and m.group(1) != "name"

@@ -130,7 +130,7 @@ struct ravel__thread {
     uint64_t reads, writes; /* plain memory accesses this execution */
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
-                               (src/rt/race.c), for race reports */
+                               (src/rt/race/race.c), for race reports */
     /* Shadow call stack from the compiler's function entry/exit hooks: a
      * ring, so the innermost frames survive deep recursion. */
     uint64_t depth;
@@ -217,7 +217,7 @@ enum ravel__fail_kind {
     RAVEL__FAIL_NONDETERMINISM,
     RAVEL__FAIL_EXIT_STATUS,
     RAVEL__FAIL_HANG,
-    RAVEL__FAIL_DATA_RACE, /* details in exec.race (src/rt/race.c) */
+    RAVEL__FAIL_DATA_RACE, /* details in exec.race (src/rt/race/race.c) */
     RAVEL__FAIL_POSTCONDITION,    /* a sequential call's result is wrong */
     RAVEL__FAIL_LINEARIZABILITY,  /* parallel calls' results are not
                                      linearizable (pbt) */
@@ -240,7 +240,7 @@ struct ravel__race_access {
 };
 
 /* The data race of a failure of kind RAVEL__FAIL_DATA_RACE (the runtime
- * fills it, src/rt/race.c; report.c prints it). */
+ * fills it, src/rt/race/race.c; report.c prints it). */
 struct ravel__race {
     struct ravel__race_access cur, prev;
     uint8_t origin;        /* enum ravel__origin of the memory */

@@ -1037,7 +1037,7 @@ void ravel__report_bug(struct ravel__strbuf *sb,
         break;
     case RAVEL__FAIL_POSTCONDITION:
     case RAVEL__FAIL_LINEARIZABILITY:
-        /* Judged after the execution against a model (src/rt/pbt.c):
+        /* Judged after the execution against a model (src/pbt/pbt.c):
          * the frame is the run function of the command concerned; the
          * calls and their results are in the program output. */
         if (f->nframes) {

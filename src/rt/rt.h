@@ -19,15 +19,15 @@
  * the others are parked on a futex in ravel's code. At every visible
  * operation the running thread publishes it, asks the strategy who runs
  * next and hands over the baton itself (sched.c); there is no scheduler
- * thread. Program threads run on pooled OS threads (backend_os.c).
+ * thread. Program threads run on pooled OS threads (backend/os.c).
  *
  * File map: init.c (takeover, options), supervisor.c, executor.c (the loop
  * of executions), reset.c (restoring the program between executions),
  * heap.c (allocation tracking), modules.c (which code is instrumented),
- * sched.c (scheduling points), backend_os.c (threads), crash.c (signals),
+ * sched.c (scheduling points), backend/os.c (threads), crash.c (signals),
  * race.c and suppress.c (the data-race detector's side, memcpy/memset),
- * and the interceptors: intercept_thread.c, intercept_sync.c,
- * intercept_tsan.c, intercept_libc.c, api.c (the public ravel_* API).
+ * and the interceptors: intercept/thread.c, intercept/sync.c,
+ * intercept/tsan.c, intercept/libc.c, api.c (the public ravel_* API).
  */
 #ifndef RAVEL_RT_H
 #define RAVEL_RT_H
@@ -219,7 +219,7 @@ struct ravel__rt {
 };
 extern struct ravel__rt ravel__rt;
 
-/* ---- threads (backend_os.c) ------------------------------------------- */
+/* ---- threads (backend/os.c) ------------------------------------------- */
 
 enum ravel__worker_state {
     RAVEL__W_IDLE,  /* in the pool */
@@ -272,7 +272,7 @@ static inline struct ravel__worker *ravel__controlled(void)
 /*
  * A thread backend: how program threads are run and how the baton moves.
  * The scheduler (sched.c) and the interceptors go only through this table;
- * backend_os.c implements it with pooled OS threads. (A user-level fiber
+ * backend/os.c implements it with pooled OS threads. (A user-level fiber
  * backend would implement the same operations.)
  */
 struct ravel__backend {
@@ -310,7 +310,7 @@ void ravel__choose_backend(void);
 /* The body of a program thread on a worker (both backends): fresh TLS and
  * errno, START, the thread function, FINISH. Returns when it finished. */
 void ravel__thread_body(struct ravel__worker *w);
-/* Thread-specific data of fibers (intercept_thread.c). */
+/* Thread-specific data of fibers (intercept/thread.c). */
 void *ravel__fiber_getspecific(struct ravel__worker *w, pthread_key_t k);
 void ravel__fiber_setspecific(struct ravel__worker *w, pthread_key_t k,
                               uintptr_t v);

@@ -29,7 +29,7 @@
 #include "rt.h"
 
 #include "../common/hash.h"
-#include "real.h"
+#include "intercept/real.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -285,7 +285,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
     if (rc >= 0) {
         fairness_after(x, me, ev);
-        /* Atomics: once their memory effect is done (intercept_tsan.c). */
+        /* Atomics: once their memory effect is done (intercept/tsan.c). */
         if (ravel__race_on && !ravel__op_is_atomic_access(kind))
             ravel__race_event(ev, arg);
     }

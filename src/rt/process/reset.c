@@ -25,9 +25,9 @@
  * buffers, rand() state, locale) is not restored; docs/limits.md lists
  * what that means for a program.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "real.h"
+#include "../intercept/real.h"
 
 #include <dirent.h>
 #include <errno.h>

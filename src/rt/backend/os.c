@@ -1,5 +1,5 @@
 /*
- * backend_os.c - program threads on pooled OS threads.
+ * backend/os.c - program threads on pooled OS threads.
  *
  * Every program thread runs on a real OS thread, so TLS, errno,
  * pthread_self and signal masks are all genuine. Creating an OS thread
@@ -23,9 +23,9 @@
  * with the spin, 3.6 us without (measured while designing it; `make bench`
  * shows the cost of a whole visible operation).
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "real.h"
+#include "../intercept/real.h"
 
 #include <errno.h>
 #include <linux/futex.h>

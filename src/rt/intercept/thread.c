@@ -1,5 +1,5 @@
 /*
- * intercept_thread.c - thread life cycle: create, join, detach, exit,
+ * intercept/thread.c - thread life cycle: create, join, detach, exit,
  * self/equal, once, thread-specific data keys, yield and sleeps.
  *
  * Each interceptor checks whether ravel controls the calling thread right
@@ -15,7 +15,7 @@
  * scheduling point there would multiply interleavings without adding a
  * behaviour.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include "real.h"
 

@@ -1,5 +1,5 @@
 /*
- * intercept_tsan.c - the compiler's ThreadSanitizer hooks, served by
+ * intercept/tsan.c - the compiler's ThreadSanitizer hooks, served by
  * ravel instead of libtsan.
  *
  * Code compiled with -fsanitize=thread calls:
@@ -25,7 +25,7 @@
  * once the thread holds the baton; the memory order the program asked for
  * is recorded in the event (argument `mo`) for happens-before analysis.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include <errno.h>
 #include <string.h>

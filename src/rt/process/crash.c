@@ -19,7 +19,7 @@
  * holding the baton; the handler records where it is, and the supervisor
  * then kills the executor.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include <execinfo.h>
 #include <stdio.h>

@@ -19,9 +19,9 @@
  * of a run. Matching symbolizes the two stacks, which is slow, so each
  * pair of code locations is judged once and the verdict remembered.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../report/symbolize.h"
+#include "../../report/symbolize.h"
 
 #include <errno.h>
 #include <string.h>

@@ -20,10 +20,10 @@
  * guarded by a tiny spinlock: only one program thread runs at a time, but
  * a pooled worker finishing a thread may free memory concurrently.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../common/hash.h"
-#include "real.h"
+#include "../../common/hash.h"
+#include "../intercept/real.h"
 
 #include <errno.h>
 #include <malloc.h>

@@ -68,7 +68,7 @@
  * marker, its index, its arguments) form a span the shrinker deletes
  * or moves as a whole.
  */
-#include "rt.h"
+#include "../rt/rt.h"
 
 #include "../../include/ravel.h"
 #include "../common/prng.h"

@@ -10,7 +10,7 @@
  * executable is always registered. Modules loaded later (dlopen) are found
  * when their constructors call __tsan_init. For each module ravel records:
  *   - its code ranges: an allocation or fopen whose caller is here is the
- *     program's own (heap.c, intercept_libc.c);
+ *     program's own (heap.c, intercept/libc.c);
  *   - its writable data (.data, .bss: the PT_LOAD segments with write
  *     permission, minus the part made read-only after relocation,
  *     PT_GNU_RELRO, and minus the lazy-binding GOT): the program's
@@ -18,9 +18,9 @@
  *   - its thread-local-storage image (PT_TLS), to give a pooled OS thread
  *     fresh `_Thread_local` variables for each program thread.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../report/elf.h"
+#include "../../report/elf.h"
 
 #include <dlfcn.h>
 #include <link.h>

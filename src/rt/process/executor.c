@@ -14,9 +14,9 @@
  * program's main runs on its genuine stack; an execution that ends in
  * another thread wakes thread 1, which longjmps back here (sched.c).
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "real.h"
+#include "../intercept/real.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -18,13 +18,13 @@
  * With supervise=0 (a replay under gdb) there is no fork and no capture:
  * the process runs the executions and prints its own report.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../common/hash.h"
-#include "../report/elf.h"
-#include "../report/report.h"
-#include "../report/symbolize.h"
-#include "real.h"
+#include "../../common/hash.h"
+#include "../../report/elf.h"
+#include "../../report/report.h"
+#include "../../report/symbolize.h"
+#include "../intercept/real.h"
 
 #include <dlfcn.h>
 #include <errno.h>

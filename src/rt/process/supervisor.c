@@ -13,13 +13,13 @@
  * stderr stay the program's. When there is no supervisor process (a
  * replay under gdb) the executor calls the same handlers itself.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../common/json.h"
-#include "../explore/tree.h"
-#include "../report/report.h"
-#include "../report/symbolize.h"
-#include "real.h"
+#include "../../common/json.h"
+#include "../../explore/tree.h"
+#include "../../report/report.h"
+#include "../../report/symbolize.h"
+#include "../intercept/real.h"
 
 #include <errno.h>
 #include <fcntl.h>

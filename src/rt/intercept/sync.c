@@ -1,5 +1,5 @@
 /*
- * intercept_sync.c - mutexes, condition variables, rwlocks, spinlocks,
+ * intercept/sync.c - mutexes, condition variables, rwlocks, spinlocks,
  * semaphores and barriers.
  *
  * While ravel controls the program, these objects live in the model only:
@@ -16,7 +16,7 @@
  * mutex kind and the barrier count); they are in glibc's public headers
  * or stable since glibc 2.3 and are named below.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include "real.h"
 

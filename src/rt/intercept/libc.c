@@ -1,5 +1,5 @@
 /*
- * intercept_libc.c - how executions end (exit, _exit, abort, failed
+ * intercept/libc.c - how executions end (exit, _exit, abort, failed
  * assert), exit handlers registered during an execution, and the streams
  * a program opens.
  *
@@ -9,7 +9,7 @@
  * an assertion failure, and the next execution starts. Outside ravel's
  * control they are the C library's own.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include "real.h"
 

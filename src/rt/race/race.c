@@ -7,7 +7,7 @@
  *
  *   - every visible operation, once the model applied it (sched.c), goes
  *     to ravel__det_event for its happens-before edges;
- *   - every plain access the compiler reports (intercept_tsan.c) goes to
+ *   - every plain access the compiler reports (intercept/tsan.c) goes to
  *     ravel__det_access, with its pc and the thread's stack id;
  *   - memory handed out afresh is forgotten: heap blocks when allocated,
  *     a thread's stack and thread-local storage when a program thread
@@ -28,10 +28,10 @@
  * restarted executor knows it too), a suppressed one, or one inside
  * ravel_ignore_begin/end lets the execution go on.
  */
-#include "rt.h"
+#include "../rt.h"
 
-#include "../common/hash.h"
-#include "../model/detect.h"
+#include "../../common/hash.h"
+#include "../../model/detect.h"
 
 #include <malloc.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * control/status word and the x87 control word - on the current stack,
  * stores the stack pointer in *save_sp, switches to new_sp and restores the
  * same from there. A fiber that has never run starts with a frame built by
- * backend_fiber.c whose return address is ravel__fiber_start, with its
+ * backend/fiber.c whose return address is ravel__fiber_start, with its
  * worker in r12. About a dozen instructions: no system call, unlike
  * swapcontext, which also sets the signal mask.
  */

@@ -1,5 +1,5 @@
 /*
- * backend_fiber.c - program threads as fibers on one OS thread.
+ * backend/fiber.c - program threads as fibers on one OS thread.
  *
  * Only one program thread runs at a time anyway, so they need not be OS
  * threads: here each is a fiber - a stack and a saved stack pointer - and
@@ -13,7 +13,7 @@
  *                   restored at every switch (nothing to copy when the
  *                   program has none)
  *   errno           saved and restored at every switch
- *   pthread_self    a distinct handle per fiber (intercept_thread.c)
+ *   pthread_self    a distinct handle per fiber (intercept/thread.c)
  *   thread-specific per-fiber values for pthread_get/setspecific
  *   data
  * What it cannot have - per-thread signal masks, signals to one thread,
@@ -21,7 +21,7 @@
  * ravel__choose_backend keeps OS threads for programs that import such
  * functions, and for replays under gdb.
  */
-#include "rt.h"
+#include "../rt.h"
 
 #include <errno.h>
 #include <stdlib.h>
