@@ -548,14 +548,22 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
             : NULL;
 
     switch (op->kind) {
-    case RAVEL__OP_START:
-    case RAVEL__OP_YIELD:
-    case RAVEL__OP_SLEEP:
     case RAVEL__OP_FENCE:
     case RAVEL__OP_ATOMIC_LOAD:
     case RAVEL__OP_ATOMIC_STORE:
     case RAVEL__OP_ATOMIC_RMW:
     case RAVEL__OP_ATOMIC_CAS:
+        /* arg: the C11 memory order, as the compiler's hooks number
+         * them (relaxed 0, consume 1, acquire 2, release 3, acq_rel 4,
+         * seq_cst 5). */
+        if (op->arg >= 1 && op->arg != 3)
+            ev->flags |= RAVEL__EV_ACQUIRE;
+        if (op->arg >= 3)
+            ev->flags |= RAVEL__EV_RELEASE;
+        return 0;
+    case RAVEL__OP_START:
+    case RAVEL__OP_YIELD:
+    case RAVEL__OP_SLEEP:
     case RAVEL__OP_BARRIER_LEAVE:
     case RAVEL__OP_PLAIN_READ:
     case RAVEL__OP_PLAIN_WRITE:

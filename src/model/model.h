@@ -171,6 +171,12 @@ enum ravel__event_flag {
                                have continued (a preemption) */
     RAVEL__EV_EXACT_PC = 32, /* pc is a function address, not a return
                                 address (thread start) */
+    /* Atomics and fences: the memory order the program asked for
+     * (consume counts as acquire; acq_rel and seq_cst set both). The
+     * report draws release -> acquire synchronisation from them
+     * (src/report/graph.c). */
+    RAVEL__EV_ACQUIRE = 64,
+    RAVEL__EV_RELEASE = 128,
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */
