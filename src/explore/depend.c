@@ -188,26 +188,46 @@ bool ravel__kaccess_dependent(const struct ravel__kaccess *a,
 
 /* ---- happens-before -------------------------------------------------- */
 
-struct ravel__hb_obj {
-    uint32_t gen; /* analysis it belongs to (stale entries are empty) */
+/*
+ * What the analysis keeps per object: for each access class, the events
+ * that may still race with a later access, oldest first. Two rules keep
+ * the lists short however long the execution is, without changing which
+ * races are found:
+ *
+ *   - an event drops the entries it dominates (dominated[] below): they
+ *     happen before it, and whatever they are dependent with it is too;
+ *   - an event drops the earlier entry of its own thread in its own
+ *     class: whoever depends on the older one depends on the newer one,
+ *     which is newer in program order, so scanning newest first finds
+ *     the older one covered.
+ *
+ * So each list holds at most one event per thread, and analysing an event
+ * costs O(classes x threads) whatever came before: linear in the length
+ * of the execution.
+ */
+struct hb_list {
+    uint32_t *ev;
     uint32_t n, cap;
-    uint32_t *ev;   /* events accessing it */
-    uint8_t *cls;   /* their class on it */
+};
+
+struct ravel__hb_obj {
+    uint32_t gen;   /* analysis it belongs to (stale entries are empty) */
+    uint16_t mask;  /* classes whose list is not empty */
     bool released;  /* rel_clock holds something */
+    struct hb_list l[RAVEL__ACC_CLASSES];
     uint32_t rel_clock[RAVEL__HB_THREADS]; /* join of its releases */
 };
 
 static uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
 {
-    return &hb->clocks[(size_t)e * RAVEL__HB_THREADS];
+    return &hb->clocks[(size_t)e * hb->stride];
 }
 
 void ravel__hb_free(struct ravel__hb *hb)
 {
-    for (uint32_t i = 0; i < hb->objs_cap; i++) {
-        free(hb->objs[i].ev);
-        free(hb->objs[i].cls);
-    }
+    for (uint32_t i = 0; i < hb->objs_cap; i++)
+        for (int c = 0; c < RAVEL__ACC_CLASSES; c++)
+            free(hb->objs[i].l[c].ev);
     free(hb->objs);
     free(hb->clocks);
     free(hb->tindex);
@@ -235,19 +255,17 @@ static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
     struct ravel__hb_obj *o = &hb->objs[slot];
     if (o->gen != hb->gen) {
         o->gen = hb->gen;
-        o->n = 0;
+        for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1))
+            o->l[__builtin_ctz(m)].n = 0;
+        o->mask = 0;
         o->released = false;
     }
     return o;
 }
 
-/*
- * Appends event e to the object's list. Earlier entries that e dominates -
- * e is dependent with them and with everything they are dependent with -
- * can never race directly with a later event again (they happen before e,
- * which happens before it), so they are dropped: the lists stay short even
- * in long executions.
- */
+/* Does an event of class `later` dominate an earlier one of class
+ * `earlier`: dependent with it, and with everything it is dependent
+ * with? */
 static bool dominates(uint8_t later, uint8_t earlier)
 {
     if (!dep[later][earlier])
@@ -259,40 +277,46 @@ static bool dominates(uint8_t later, uint8_t earlier)
 }
 
 /* dominated[later]: the classes of earlier entries it drops (a bit per
- * class), computed once. */
+ * class); depends_on[later]: the classes of earlier entries it races
+ * with (a bit per class). Computed once. */
 static uint16_t dominated[RAVEL__ACC_CLASSES];
+static uint16_t depends_on[RAVEL__ACC_CLASSES];
 
 static void init_dominated(void)
 {
     if (dominated[RAVEL__ACC_WRITE])
         return; /* a write dominates a write: never 0 once computed */
     for (int l = 0; l < RAVEL__ACC_CLASSES; l++)
-        for (int e = 0; e < RAVEL__ACC_CLASSES; e++)
+        for (int e = 0; e < RAVEL__ACC_CLASSES; e++) {
             if (dominates((uint8_t)l, (uint8_t)e))
                 dominated[l] |= (uint16_t)(1u << e);
+            if (dep[e][l])
+                depends_on[l] |= (uint16_t)(1u << e);
+        }
 }
 
-static void obj_push(struct ravel__hb_obj *o, uint32_t e, uint8_t cls)
+/* Appends event e (of thread t, class cls) to the object's lists. */
+static void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o,
+                     uint32_t e, uint32_t t, uint8_t cls)
 {
-    uint32_t k = 0;
-    uint16_t drop = dominated[cls];
-    for (uint32_t j = 0; j < o->n; j++) {
-        if (drop & (1u << o->cls[j]))
+    for (uint16_t m = o->mask & dominated[cls]; m; m &= (uint16_t)(m - 1))
+        o->l[__builtin_ctz(m)].n = 0;
+    o->mask &= (uint16_t)~dominated[cls];
+    struct hb_list *l = &o->l[cls];
+    for (uint32_t j = 0; j < l->n; j++) {
+        if (x->events[l->ev[j]].thread != t)
             continue;
-        o->ev[k] = o->ev[j];
-        o->cls[k] = o->cls[j];
-        k++;
+        memmove(&l->ev[j], &l->ev[j + 1], (l->n - j - 1) * sizeof *l->ev);
+        l->n--;
+        break;
     }
-    o->n = k;
-    if (o->n == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 16;
-        o->ev = realloc(o->ev, o->cap * sizeof *o->ev);
-        o->cls = realloc(o->cls, o->cap);
-        RAVEL__CHECK(o->ev && o->cls);
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
+        RAVEL__CHECK(l->ev != NULL);
     }
-    o->ev[o->n] = e;
-    o->cls[o->n] = cls;
-    o->n++;
+    l->ev[l->n++] = e;
+    o->mask |= (uint16_t)(1u << cls);
 }
 
 static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
@@ -308,15 +332,52 @@ static bool covered(const uint32_t *c, uint32_t te, uint32_t ie)
     return c[te] >= ie;
 }
 
-/* A dependent predecessor of the current event: candidate for a race. */
-struct cand {
-    uint32_t ev;
-};
-
 static int cmp_desc(const void *a, const void *b)
 {
-    uint32_t x = ((const struct cand *)a)->ev, y = ((const struct cand *)b)->ev;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Sorts the candidates newest first (few: at most one per thread and
+ * class of each object). */
+static void sort_desc(uint32_t *c, uint32_t n)
+{
+    if (n > 32) {
+        qsort(c, n, sizeof *c, cmp_desc);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = c[i], j = i;
+        for (; j > 0 && c[j - 1] < v; j--)
+            c[j] = c[j - 1];
+        c[j] = v;
+    }
+}
+
+/* Makes room for the clocks of n events of `stride` threads each,
+ * keeping the first `keep` events' clocks (which had hb->stride). */
+static void clocks_reserve(struct ravel__hb *hb, uint32_t n, uint32_t stride,
+                           uint32_t keep)
+{
+    if (n <= hb->cap && stride == hb->stride)
+        return;
+    uint32_t cap = n > hb->cap ? n + n / 2 + 16 : hb->cap;
+    uint32_t *nc = realloc(hb->clocks, (size_t)cap * stride * sizeof *nc);
+    uint32_t *ti = realloc(hb->tindex, (size_t)cap * sizeof *ti);
+    RAVEL__CHECK(nc && ti);
+    if (stride > hb->stride) {
+        /* Spread the kept clocks out, last first (they only move up). */
+        for (uint32_t e = keep; e-- > 0;) {
+            memmove(nc + (size_t)e * stride, nc + (size_t)e * hb->stride,
+                    hb->stride * sizeof *nc);
+            memset(nc + (size_t)e * stride + hb->stride, 0,
+                   (stride - hb->stride) * sizeof *nc);
+        }
+    }
+    hb->clocks = nc;
+    hb->tindex = ti;
+    hb->cap = cap;
+    hb->stride = stride;
 }
 
 int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
@@ -329,13 +390,15 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     if (from > hb->nevents || from > n)
         from = 0;
     init_dominated();
-    if (n > hb->cap) {
-        hb->cap = n + n / 2 + 16;
-        hb->clocks = realloc(hb->clocks, (size_t)hb->cap * RAVEL__HB_THREADS *
-                                             sizeof *hb->clocks);
-        hb->tindex = realloc(hb->tindex, (size_t)hb->cap * sizeof *hb->tindex);
-        RAVEL__CHECK(hb->clocks && hb->tindex);
-    }
+    /* Clocks have a slot per thread of the widest execution so far
+     * (rounded up): O(events x threads) memory, never RAVEL__HB_THREADS
+     * per event. */
+    uint32_t stride = (nt + 3) & ~3u;
+    if (stride < hb->stride)
+        stride = hb->stride;
+    if (stride == 0)
+        stride = 4;
+    clocks_reserve(hb, n, stride, from);
     if (!hb->per_thread_last) {
         hb->per_thread_last = calloc(RAVEL__HB_THREADS,
                                      sizeof *hb->per_thread_last);
@@ -352,7 +415,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     for (uint32_t t = 0; t < nt; t++)
         creator_event[t] = x->threads[t].create_event;
 
-    struct cand *cands = NULL;
+    uint32_t *cands = NULL;
     uint32_t ncap = 0;
     /* The kept prefix: only the state it leaves (per object, per
      * thread). */
@@ -367,7 +430,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         ravel__event_access(ev, &a);
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
-            obj_push(o, e, a.cls[k]);
+            obj_push(x, o, e, t, a.cls[k]);
             if (a.cls[k] == RAVEL__ACC_RELEASE) {
                 if (!o->released)
                     memset(o->rel_clock, 0, sizeof o->rel_clock);
@@ -392,46 +455,53 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
 
         struct ravel__access a;
         ravel__event_access(ev, &a);
-        /* Dependent predecessors in other threads, newest first. */
+        /* Dependent predecessors in other threads. */
         uint32_t nc = 0;
+        uint32_t need = a.global ? nt : 0;
+        struct ravel__hb_obj *objs[2] = {NULL, NULL};
+        for (uint8_t k = 0; k < a.n; k++) /* may grow the table */
+            (void)hb_obj(hb, a.obj[k]);
+        for (uint8_t k = 0; k < a.n; k++) {
+            objs[k] = hb_obj(hb, a.obj[k]);
+            for (uint16_t m = objs[k]->mask & depends_on[a.cls[k]]; m;
+                 m &= (uint16_t)(m - 1))
+                need += objs[k]->l[__builtin_ctz(m)].n;
+        }
+        if (need > ncap) {
+            ncap = need + 64;
+            cands = realloc(cands, ncap * sizeof *cands);
+            RAVEL__CHECK(cands != NULL);
+        }
         if (a.global) {
-            for (uint32_t u = 0; u < nt; u++) {
-                if (u == t || !hb->per_thread_last[u])
-                    continue;
-                if (nc == ncap) {
-                    ncap = ncap ? ncap * 2 : 64;
-                    cands = realloc(cands, ncap * sizeof *cands);
-                    RAVEL__CHECK(cands != NULL);
-                }
-                cands[nc++].ev = hb->per_thread_last[u] - 1;
-            }
+            for (uint32_t u = 0; u < nt; u++)
+                if (u != t && hb->per_thread_last[u])
+                    cands[nc++] = hb->per_thread_last[u] - 1;
         }
         for (uint8_t k = 0; k < a.n; k++) {
-            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
-            for (uint32_t j = o->n; j-- > 0;) {
-                uint32_t pe = o->ev[j];
-                if (x->events[pe].thread == t || !dep[o->cls[j]][a.cls[k]])
-                    continue;
-                if (nc == ncap) {
-                    ncap = ncap ? ncap * 2 : 64;
-                    cands = realloc(cands, ncap * sizeof *cands);
-                    RAVEL__CHECK(cands != NULL);
-                }
-                cands[nc++].ev = pe;
+            struct ravel__hb_obj *o = objs[k];
+            for (uint16_t m = o->mask & depends_on[a.cls[k]]; m;
+                 m &= (uint16_t)(m - 1)) {
+                const struct hb_list *l = &o->l[__builtin_ctz(m)];
+                for (uint32_t j = 0; j < l->n; j++)
+                    if (x->events[l->ev[j]].thread != t)
+                        cands[nc++] = l->ev[j];
             }
         }
-        if ((a.n > 1 || a.global) && nc > 1)
-            qsort(cands, nc, sizeof *cands, cmp_desc);
+        if (nc > 1)
+            sort_desc(cands, nc);
         /* Scan newest to oldest: a candidate covered by what is already
-         * known to happen before is not a race. */
+         * known to happen before is not a race (and its clock adds
+         * nothing: what covers it happens after it). */
         uint32_t prev = UINT32_MAX;
         for (uint32_t j = 0; j < nc; j++) {
-            uint32_t pe = cands[j].ev;
+            uint32_t pe = cands[j];
             if (pe == prev)
                 continue;
             prev = pe;
             uint32_t pt = x->events[pe].thread;
-            if (!covered(c, pt, hb->tindex[pe]) && race)
+            if (covered(c, pt, hb->tindex[pe]))
+                continue;
+            if (race)
                 race(ctx, pe, e);
             join(c, clock_of(hb, pe), nt);
         }
@@ -442,14 +512,13 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         for (uint8_t k = 0; k < a.n; k++) {
             if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
                 continue;
-            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
-            if (o->released)
-                join(c, o->rel_clock, nt);
+            if (objs[k]->released)
+                join(c, objs[k]->rel_clock, nt);
         }
         c[t] = hb->tindex[e];
         for (uint8_t k = 0; k < a.n; k++) {
-            struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
-            obj_push(o, e, a.cls[k]);
+            struct ravel__hb_obj *o = objs[k];
+            obj_push(x, o, e, t, a.cls[k]);
             if (a.cls[k] == RAVEL__ACC_RELEASE) {
                 if (!o->released)
                     memset(o->rel_clock, 0, sizeof o->rel_clock);

@@ -123,7 +123,8 @@ struct ravel__hb {
     uint32_t nevents;
     uint32_t nt; /* threads of the execution last analysed */
     uint32_t cap;
-    uint32_t *clocks;   /* nevents * RAVEL__HB_THREADS */
+    uint32_t stride;    /* clock slots per event (>= nt) */
+    uint32_t *clocks;   /* nevents * stride */
     uint32_t *tindex;   /* event -> its index within its thread (1-based) */
     /* per object: the events that accessed it, in order; model objects
      * first, then thread objects from obj_base */
@@ -151,6 +152,12 @@ typedef void (*ravel__race_fn)(void *ctx, uint32_t earlier, uint32_t later);
 int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                       uint32_t from, ravel__race_fn race, void *ctx);
 void ravel__hb_free(struct ravel__hb *hb);
+/* Event e's vector clock (entries for the execution's threads). */
+static inline const uint32_t *ravel__hb_clock(const struct ravel__hb *hb,
+                                              uint32_t e)
+{
+    return &hb->clocks[(size_t)e * hb->stride];
+}
 /* Does event a happen before event b (a < b)? */
 bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
                       uint32_t a, uint32_t b);

@@ -20,7 +20,7 @@
 
 static const uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
 {
-    return &hb->clocks[(size_t)e * RAVEL__HB_THREADS];
+    return ravel__hb_clock(hb, e);
 }
 
 static void opaque(struct ravel__kaccess *a)
