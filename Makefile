@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-lint clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint clean
 
 all: build
 
@@ -65,6 +65,11 @@ bench-pbt: build
 # The race detector's cost per plain access and slowdown (bench/races.c).
 bench-races: build
 	@scripts/bench-races $(BUILD)
+
+# One long execution (bench/hashmap.c at 10^4, 10^5, 10^6 operations):
+# time and memory per operation under random, PCT and the default strategy.
+bench-hashmap: build
+	@scripts/bench-hashmap $(BUILD)
 
 # ravel lint on the SQLite amalgamation (fetched from the npm registry on
 # first use) against clang -O0 on the same file.
