@@ -76,6 +76,7 @@
 #include "../explore/strategy.h"
 #include "../lin/check.h"
 #include "../lin/model.h"
+#include "../report/elf.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -230,12 +231,12 @@ static struct pbt_shared *shared_mem;
 #define R (shared_mem->r)
 #define D (shared_mem->d)
 
-size_t ravel__pbt_shared_size(void)
+static size_t door_shared_size(void)
 {
     return sizeof(struct pbt_shared);
 }
 
-void ravel__pbt_attach(void *mem)
+static void door_attach(void *mem)
 {
     shared_mem = mem;
 }
@@ -244,7 +245,7 @@ void ravel__pbt_attach(void *mem)
  * again from the first case with the same seed, now that the racing
  * accesses are scheduling points, so the tests can show what the race
  * breaks. */
-void ravel__pbt_start_over(void)
+static void door_start_over(void)
 {
     if (shared_mem)
         memset(shared_mem, 0, sizeof *shared_mem);
@@ -253,13 +254,15 @@ void ravel__pbt_start_over(void)
 /* The strategies the driver switches between (this executor's own). */
 static struct ravel__strategy *s_random, *s_follow, *s_sys;
 
-bool ravel__pbt_active;
+static bool pbt_active; /* the program tests a model */
+static const struct ravel__door pbt_door;
+static bool door_next(bool more);
 
 /* ---- drawing from the stream ------------------------------------------- */
 
-/* The hook ravel__choose_data asks instead of the strategy while the
- * runner generates (not when replaying a ticket). */
-uint32_t (*ravel__pbt_hook)(uint32_t n);
+/* While the runner generates (not when replaying a ticket), the
+ * door's choose callback answers data choices from the plan. */
+static bool generating;
 static uint32_t fresh_value;
 
 static uint32_t hook(uint32_t n)
@@ -656,15 +659,15 @@ RAVEL__EXPORT int ravel_test_model(const struct ravel_model *m)
         ravel__tool_error(w, "ravel_test_model: %s", err);
     if (!D.init)
         driver_init();
-    if (!ravel__pbt_active)
+    if (!pbt_active)
         ravel__tool_error(w, "ravel_test_model: this program does not call "
                              "ravel_test_model from its own code");
     R.m = m;
     D.next_draw = 0;
     ravel__prng_seed(&D.prng, D.seed ^ 0x7062742d67656eULL, D.test);
-    ravel__pbt_hook = D.replaying ? NULL : hook;
+    generating = !D.replaying;
     generate();
-    ravel__pbt_hook = NULL;
+    generating = false;
     R.sut = m->setup ? m->setup() : NULL;
     for (uint32_t i = 0; i < R.nsec[0]; i++)
         call(R.order[0][i]);
@@ -882,9 +885,9 @@ static void counterexample(struct ravel__strbuf *sb)
 
 static void summary(void);
 
-void ravel__pbt_dead_text(struct ravel__strbuf *sb)
+static void door_dead_text(struct ravel__strbuf *sb)
 {
-    if (!ravel__pbt_active || !shared_mem || !D.init || !R.generated ||
+    if (!pbt_active || !shared_mem || !D.init || !R.generated ||
         !R.m)
         return;
     counterexample(sb);
@@ -892,9 +895,9 @@ void ravel__pbt_dead_text(struct ravel__strbuf *sb)
                      ravel__fail_kind_name(ravel__rt.sh->exec.failure.kind));
 }
 
-void ravel__pbt_dead_final(void)
+static void door_dead_final(void)
 {
-    if (!ravel__pbt_active || !shared_mem || !D.init || D.replaying ||
+    if (!pbt_active || !shared_mem || !D.init || D.replaying ||
         D.phase != FINAL)
         return;
     D.final_failed = true;
@@ -907,10 +910,10 @@ static bool reporting(void)
     return D.replaying || D.phase == FINAL;
 }
 
-void ravel__pbt_judge(void)
+static void door_judge(void)
 {
     struct ravel__exec *x = ravel__rt.x;
-    if (!ravel__pbt_active || !R.m)
+    if (!pbt_active || !R.m)
         return;
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended != RAVEL__END_BLOCKED &&
         R.ran) {
@@ -1161,13 +1164,13 @@ static void driver_init(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     D.init = true;
-    ravel__pbt_active = rt->pbt;
+    pbt_active = ravel__door == &pbt_door;
     D.replaying = !strcmp(rt->opt.strategy, "replay");
     D.seed = rt->sh->seed;
     D.tests = (uint32_t)rt->opt.tests;
     D.branches = (uint32_t)rt->opt.branches;
     D.exhaustive = !strcmp(rt->opt.mode, "exhaustive");
-    D.time = rt->pbt_time;
+    D.time = rt->door_time;
     D.phase = TEST;
     if (D.replaying) {
         D.phase = FINAL;
@@ -1183,12 +1186,12 @@ static void driver_init(void)
  * this executor's strategies and let the driver judge the dead
  * execution like any other. Returns whether to go on.
  */
-bool ravel__pbt_resume(void)
+static bool door_resume(void)
 {
-    if (!ravel__pbt_active || !D.init || D.replaying)
+    if (!pbt_active || !D.init || D.replaying)
         return true;
     make_strategies();
-    return ravel__pbt_next(true);
+    return door_next(true);
 }
 
 /* Is the recorded case smaller than the kept one? Fewer commands, then
@@ -1362,15 +1365,15 @@ static void tabulate(void)
                                                                      : 5]++;
 }
 
-bool ravel__pbt_quiet(void)
+static bool door_quiet(void)
 {
-    return ravel__pbt_active && D.init && !reporting();
+    return pbt_active && D.init && !reporting();
 }
 
-bool ravel__pbt_next(bool more)
+static bool door_next(bool more)
 {
     struct ravel__exec *x = ravel__rt.x;
-    if (!ravel__pbt_active || !D.init)
+    if (!pbt_active || !D.init)
         return more;
     if (D.replaying) {
         D.phase = DONE;
@@ -1541,4 +1544,57 @@ static void summary(void)
     sh->pbt_counterexample_commands = D.best.nactive;
     sh->pbt_counterexample_parallel = D.best.nparallel;
     sh->pbt_counterexample_branches = D.best.K;
+}
+
+/* ---- the door ------------------------------------------------------------ */
+
+static bool door_choose(uint32_t n, uint32_t *v)
+{
+    if (!generating)
+        return false;
+    *v = hook(n);
+    return true;
+}
+
+/* A property program is one that imports ravel_test_model. */
+static bool door_claim(const struct ravel__elf *exe)
+{
+    return ravel__elf_imports(exe, "ravel_test_model");
+}
+
+/* The random strategy is the driver's base (it picks the strategy of
+ * every execution: --strategy is not used). --tests bounds the run;
+ * --executions and --time must not cut a failure's shrinking short (the
+ * failure would go unreported): the driver stops starting new test cases
+ * after --time instead. */
+static void door_setup(struct ravel__rt *rt)
+{
+    char err[160];
+    if (strcmp(rt->opt.strategy, "replay") != 0)
+        ravel__options_set(&rt->opt, "strategy", "random", err, sizeof err);
+    rt->opt.executions = 0;
+    rt->door_time = rt->opt.time;
+    rt->opt.time = 0;
+    pbt_active = true;
+}
+
+static const struct ravel__door pbt_door = {
+    .name = "property",
+    .claim = door_claim,
+    .setup = door_setup,
+    .shared_size = door_shared_size,
+    .attach = door_attach,
+    .choose = door_choose,
+    .judge = door_judge,
+    .quiet = door_quiet,
+    .next = door_next,
+    .resume = door_resume,
+    .dead_text = door_dead_text,
+    .dead_final = door_dead_final,
+    .start_over = door_start_over,
+};
+
+__attribute__((constructor)) static void door_register(void)
+{
+    ravel__door_register(&pbt_door);
 }

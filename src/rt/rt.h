@@ -185,8 +185,7 @@ struct ravel__rt {
     struct ravel__options opt;
     bool active;              /* ravel runs this process's main */
     bool supervised;          /* a supervisor process exists */
-    bool pbt;                 /* a property program (pbt.c) */
-    double pbt_time;          /* its --time (the driver applies it) */
+    double door_time;         /* a door's --time (the door applies it) */
     volatile bool executing;  /* inside an execution */
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;
@@ -352,30 +351,60 @@ RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w);
 /* A data choice in [0, n) made by the strategy (recorded in the trace). */
 uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n);
 
-/* Property-based testing (pbt.c). ravel__pbt_active: the program tests a
- * model (it imports ravel_test_model). The hook, when set, supplies the
- * values of data choices instead of the strategy (the runner drawing a
- * test case from the driver's plan). judge: after an execution, checks
- * its results against the model and records the failure. quiet: the
- * execution's failure is the driver's business, not to be reported.
- * next: after the strategy's end (`more`), decides what runs next;
- * returns false when the run is over. */
-extern bool ravel__pbt_active;
-extern uint32_t (*ravel__pbt_hook)(uint32_t n);
-void ravel__pbt_judge(void);
-/* The driver's shared memory: its size, and attaching it (init.c, before
- * the executor is forked); resuming it in a new executor after a crash. */
-size_t ravel__pbt_shared_size(void);
-void ravel__pbt_attach(void *mem);
-void ravel__pbt_start_over(void);
-bool ravel__pbt_resume(void);
-/* The counterexample of an execution that died (crash, hang): the
- * supervisor adds it to the report's program output. */
-void ravel__pbt_dead_text(struct ravel__strbuf *sb);
-/* The minimal case's final execution died: the run's summary. */
-void ravel__pbt_dead_final(void);
-bool ravel__pbt_quiet(void);
-bool ravel__pbt_next(bool more);
+/*
+ * Doors (DESIGN.md, "the doors a user comes through"). By default `main`
+ * is the test: every execution runs it once. A door is another way in,
+ * a module above the runtime that drives the executions itself (src/pbt:
+ * property programs). The runtime knows a door only through this table:
+ * no file in rt/ names a door's functions. A door registers itself from
+ * a constructor (ravel__door_register); at start-up init.c asks each
+ * registered door whether it claims the program, and the one that does
+ * is `ravel__door` for the whole run (NULL: main is the test).
+ *
+ * Every callback runs in the executor unless it says otherwise.
+ */
+struct ravel__elf;
+struct ravel__strbuf;
+struct ravel__door {
+    const char *name;
+    /* Start-up, in the process that becomes the supervisor: does this
+     * door drive the program? (It reads the program's ELF image.) */
+    bool (*claim)(const struct ravel__elf *exe);
+    /* Start-up, after the options (also read from the program's own
+     * arguments, init.c) are final: adjust them for this door. */
+    void (*setup)(struct ravel__rt *rt);
+    /* Shared memory the door keeps across executors and with the
+     * supervisor: its size, and where it was mapped (before the fork). */
+    size_t (*shared_size)(void);
+    void (*attach)(void *mem);
+    /* A data choice in [0, n): answer it in *v and return true, or return
+     * false to let the strategy choose (sched.c). */
+    bool (*choose)(uint32_t n, uint32_t *v);
+    /* After an execution, before it is classified: judge its results
+     * and record a failure in the execution. */
+    void (*judge)(void);
+    /* Is this execution's failure the door's business, not to be
+     * reported? (Executor and supervisor.) */
+    bool (*quiet)(void);
+    /* After the strategy's end (`more`: the strategy has more): decide
+     * what runs next; false ends the run. */
+    bool (*next)(bool more);
+    /* A new executor after the previous one died in an execution:
+     * resume the door's work. Returns whether to go on. */
+    bool (*resume)(void);
+    /* Supervisor: the door's account of an execution that died (crash,
+     * hang), added to the report's program output. */
+    void (*dead_text)(struct ravel__strbuf *sb);
+    /* Supervisor: the door's final execution died; finish its summary. */
+    void (*dead_final)(void);
+    /* Supervisor: race-directed scheduling starts the run over. */
+    void (*start_over)(void);
+};
+/* Registers a door (from a constructor; at most a few exist). */
+void ravel__door_register(const struct ravel__door *d);
+/* The door that drives this run, or NULL. */
+extern const struct ravel__door *ravel__door;
+
 /* __VERIFIER_atomic_* functions: is pc inside one? */
 bool ravel__pc_atomic_function(uint64_t pc);
 /* Caller's return address, the "pc" of an intercepted call. */

@@ -125,7 +125,9 @@ uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n)
     if (x->nvchoices >= RAVEL__MAX_VCHOICES)
         ravel__tool_error(w, "one execution needs more than %d data choices",
                           RAVEL__MAX_VCHOICES);
-    uint32_t v = ravel__pbt_hook ? ravel__pbt_hook(n) : choose_value(w, n);
+    uint32_t v;
+    if (!ravel__door || !ravel__door->choose(n, &v))
+        v = choose_value(w, n);
     RAVEL__CHECK(v < n);
     x->vchoices[x->nvchoices++] = (struct ravel__vchoice){
         x->nevents, n, v, w->slot, x->threads[w->slot].steps, 1};

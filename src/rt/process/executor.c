@@ -174,7 +174,8 @@ static bool after_execution(uint64_t number)
     }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
         tally_outcome(x->result, x->result_pc, number);
-    if (x->failure.kind != RAVEL__FAIL_NONE && ravel__pbt_quiet())
+    if (x->failure.kind != RAVEL__FAIL_NONE && ravel__door &&
+        ravel__door->quiet())
         return true; /* a test case being shrunk */
     if (x->failure.kind != RAVEL__FAIL_NONE)
         return ravel__sv_call(RAVEL__MSG_BUG, 0) == RAVEL__REPLY_GO;
@@ -225,8 +226,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         /* An executor died in the previous execution (still in shared
          * memory): let the strategy learn from it before going on. */
         run = st->ops->end(st, rt->x, false);
-        if (ravel__pbt_active) /* a test case crashed: go on shrinking */
-            run = ravel__pbt_resume();
+        if (ravel__door) /* a test case crashed: go on shrinking */
+            run = ravel__door->resume();
     } else if (st->ops->start) {
         run = st->ops->start(st);
     }
@@ -260,8 +261,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         first = false;
         uint64_t t1 = o->profile ? ravel__ticks() : 0;
         run_one(number);
-        if (ravel__pbt_active)
-            ravel__pbt_judge();
+        if (ravel__door)
+            ravel__door->judge();
         uint64_t t2 = o->profile ? ravel__ticks() : 0;
         bool go_on = after_execution(number);
         atomic_fetch_add(&rt->sh->executions_done, 1);
@@ -274,14 +275,14 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         if (go_on || rt->nlanes <= 1)
             more = rt->strategy->ops->end(rt->strategy, rt->x,
                                           rt->x->ended == RAVEL__END_BLOCKED);
-        if (ravel__pbt_active) /* may switch rt->strategy */
-            more = ravel__pbt_next(more);
+        if (ravel__door) /* may switch rt->strategy */
+            more = ravel__door->next(more);
         if (o->profile) {
             rt->sh->prof_reset += t1 - t0;
             rt->sh->prof_run += t2 - t1;
             rt->sh->prof_end += ravel__ticks() - t3;
         }
-        if (rt->strategy->exhausted && !ravel__pbt_active)
+        if (rt->strategy->exhausted && !ravel__door)
             rt->sh->exhausted = 1;
         if (rt->strategy->failed)
             return strategy_failed();

@@ -157,25 +157,41 @@ static void read_options(void)
         ravel__fatal("RAVEL_OPTIONS: %s", err);
 }
 
+/* The doors that registered (ravel__door_register), and the one that
+ * claimed the program. */
+#define MAX_DOORS 4
+static const struct ravel__door *doors[MAX_DOORS];
+static int ndoors;
+const struct ravel__door *ravel__door;
+
+void ravel__door_register(const struct ravel__door *d)
+{
+    if (ndoors < MAX_DOORS)
+        doors[ndoors++] = d;
+}
+
 /*
- * A property program (one that calls ravel_test_model, docs/pbt.md)
- * takes ravel's options as its own arguments too: `./prop --seed 1
- * --tests 100`, as QuickCheck-style runners do. They are read after
- * RAVEL_OPTIONS; a bad one ends the run with a one-line message and
- * exit status 2. Such a program runs one executor with the random
- * strategy as its base (the driver picks the strategy of every
- * execution, --strategy is not used) and no limit on executions.
+ * A program driven by a door (a property program, one that calls
+ * ravel_test_model: docs/pbt.md) takes ravel's options as its own
+ * arguments too: `./prop --seed 1 --tests 100`, as QuickCheck-style
+ * runners do. They are read after RAVEL_OPTIONS; a bad one ends the run
+ * with a one-line message and exit status 2. The door then adjusts the
+ * options (a property program runs one executor, its driver picks the
+ * strategy of every execution, and there is no limit on executions).
  */
-static void property_options(void)
+static void door_options(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__elf e;
     char err[512];
-    if (ravel__elf_open("/proc/self/exe", &e, err, sizeof err) != 0)
+    if (ndoors == 0 ||
+        ravel__elf_open("/proc/self/exe", &e, err, sizeof err) != 0)
         return;
-    rt->pbt = ravel__elf_imports(&e, "ravel_test_model");
+    for (int i = 0; i < ndoors && !ravel__door; i++)
+        if (doors[i]->claim(&e))
+            ravel__door = doors[i];
     ravel__elf_close(&e);
-    if (!rt->pbt)
+    if (!ravel__door)
         return;
     for (int i = 1; i < rt->argc; i++) {
         const char *a = rt->argv[i];
@@ -207,15 +223,7 @@ static void property_options(void)
     }
     if (ravel__options_validate(&rt->opt, err, sizeof err) != 0)
         ravel__fatal("%s", err);
-    if (strcmp(rt->opt.strategy, "replay") != 0)
-        ravel__options_set(&rt->opt, "strategy", "random", err, sizeof err);
-    /* --tests bounds the run; --executions and --time must not cut a
-     * failure's shrinking short (the failure would go unreported): the
-     * driver stops starting new test cases after --time instead. */
-    rt->opt.executions = 0;
-    rt->pbt_time = rt->opt.time;
-    rt->opt.time = 0;
-    ravel__pbt_active = true;
+    ravel__door->setup(rt);
 }
 
 static void load_ticket(void)
@@ -259,10 +267,10 @@ static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
     read_options();
-    property_options(); /* may read more options from the arguments */
+    door_options(); /* may read more options from the arguments */
     ravel__race_suppressions_load();
-    if (rt->pbt)
-        ravel__pbt_attach(map_shared(ravel__pbt_shared_size()));
+    if (ravel__door)
+        ravel__door->attach(map_shared(ravel__door->shared_size()));
     rt->start_time = ravel__now();
     rt->start_ticks = ravel__ticks();
     bool replay = !strcmp(rt->opt.strategy, "replay");

@@ -237,13 +237,13 @@ static char *execution_output(size_t *len)
     if (e)
         ravel__sb_addn(&sb, e, le);
     /* A property program's test case that crashed or hung never got to
-     * print its counterexample: say it here (pbt.c). */
+     * print its counterexample: the door says it here (src/pbt). */
     uint8_t k = ravel__rt.sh->exec.failure.kind;
-    if (ravel__pbt_active &&
+    if (ravel__door &&
         (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
         if (sb.len && sb.data[sb.len - 1] != '\n')
             ravel__sb_addc(&sb, '\n');
-        ravel__pbt_dead_text(&sb);
+        ravel__door->dead_text(&sb);
     }
     free(o);
     free(e);
@@ -802,11 +802,12 @@ static bool after_death(void)
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
     /* A property program's test case crashed while testing or
-     * shrinking: the driver (pbt.c) judges it in a new executor; only
+     * shrinking: the driver (src/pbt) judges it in a new executor; only
      * the minimal case's crash is reported. */
-    if (ravel__pbt_quiet())
+    if (ravel__door && ravel__door->quiet())
         return true;
-    ravel__pbt_dead_final();
+    if (ravel__door)
+        ravel__door->dead_final();
     bool go_on = ravel__sv_on_bug();
     if (!go_on || is_replay())
         return false;
@@ -1032,7 +1033,8 @@ static bool start_over(void)
      * for the large untouched part, unlike writing zeros over it. */
     if (madvise(rt->strategy_mem, rt->strategy_mem_size, MADV_REMOVE) != 0)
         memset(rt->strategy_mem, 0, rt->strategy_mem_size);
-    ravel__pbt_start_over();
+    if (ravel__door)
+        ravel__door->start_over();
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
         ln->done = false;
