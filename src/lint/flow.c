@@ -14,7 +14,8 @@
  *      parameters are captured or written through), the fixpoint over
  *      its blocks, then one recording pass over the fixpoint's states
  *      that reports findings and writes the summary;
- *   4. the lockset analysis from the roots (lockset.c).
+ *   then lockset.c compares the threads' accesses using these summaries
+ *   (flow.c provides, lockset.c uses: nothing here calls lockset.c)
  *
  * The false-alarm filters follow Dialyzer's race analysis (Christakis and
  * Sagonas, "Static Detection of Race Conditions in Erlang", PADL 2010):
@@ -1392,7 +1393,4 @@ void ravel__lint_analyze(struct ravel__lint_ctx *cx)
     free(cyc);
     free(first);
     free(adj);
-
-    if (cx->lockset)
-        ravel__lint_lockset_roots(cx);
 }

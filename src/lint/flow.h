@@ -161,10 +161,6 @@ struct ravel__lint_ctx {
 void ravel__lint_analyze(struct ravel__lint_ctx *cx);
 void ravel__lint_ctx_free(struct ravel__lint_ctx *cx);
 
-/* For lockset.c: compare threads' accesses from the roots (flow.c calls it
- * after all summaries exist). */
-void ravel__lint_lockset_roots(struct ravel__lint_ctx *cx);
-
 /* Set helpers shared by flow.c and lockset.c. */
 bool ravel__lint_ls_has(const struct ravel__lint_lockset *s, uint32_t x);
 bool ravel__lint_ls_disjoint(const struct ravel__lint_lockset *a,

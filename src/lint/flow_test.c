@@ -4,6 +4,7 @@
  * calls, locals, and the lockset analysis with create and join.
  */
 #include "flow.h"
+#include "lockset.h"
 
 #include "../../tests/check.h"
 
@@ -117,6 +118,7 @@ static uint32_t analyze(struct t *t, bool cta, bool lockset)
     t->cx.cta = cta;
     t->cx.lockset = lockset;
     ravel__lint_analyze(&t->cx);
+    ravel__lint_lockset_roots(&t->cx);
     ravel__lint_findings_sort(&t->out, &t->p);
     return t->out.n;
 }

@@ -34,7 +34,7 @@
  * pointers that are not constants, and memory reached only through
  * pointers the analysis cannot name (returned by calls).
  */
-#include "flow.h"
+#include "lockset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +325,8 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
 
 void ravel__lint_lockset_roots(struct ravel__lint_ctx *cx)
 {
+    if (!cx->lockset)
+        return;
     const struct ravel__lint_prog *p = cx->prog;
     uint32_t nf = p->nfuncs;
     uint8_t *called = calloc(nf ? nf : 1, 1);

@@ -10,6 +10,7 @@
  */
 #include "cdb.h"
 #include "flow.h"
+#include "lockset.h"
 #include "front.h"
 #include "ir.h"
 #include "pairs.h"
@@ -440,6 +441,7 @@ int main(int argc, char **argv)
     cx.cta = o.cta;
     cx.lockset = o.lockset;
     ravel__lint_analyze(&cx);
+    ravel__lint_lockset_roots(&cx);
     double t2 = ravel__now();
     if (o.db && o.nfiles > 0)
         ravel__lint_findings_keep(&findings, &prog, want, (size_t)o.nfiles);
