@@ -146,6 +146,8 @@ void ravel__exec_program(const char *cmd, const struct ravel__options *o,
         ravel__usage_error(cmd, "%s", err);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__options_serialize(o, &sb);
+    /* The program is not run directly: it reports as `ravel run` does. */
+    ravel__sb_add(&sb, sb.len ? " run_by_cli=1" : "run_by_cli=1");
     setenv("RAVEL_OPTIONS", ravel__sb_str(&sb), 1);
     ravel__sb_free(&sb);
     fflush(NULL);

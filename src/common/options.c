@@ -249,6 +249,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  o->strategy ? o->strategy : "");
         return -1;
     }
+    if (o->exitcode > 255) {
+        snprintf(err, errlen, "exitcode must be between 0 and 255, not %llu",
+                 (unsigned long long)o->exitcode);
+        return -1;
+    }
     if (!strcmp(o->strategy, "replay") && !o->ticket) {
         snprintf(err, errlen, "strategy 'replay' needs a ticket (--ticket)");
         return -1;

@@ -135,6 +135,13 @@ struct ravel__common {
     uint32_t phase; /* explorations restarted after a promotion */
     _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
                                bug was found before it) */
+    /* A program run directly (ravel__rt.direct): the exit status of its
+     * first execution (number 0), which the run exits with when ravel
+     * finds nothing and against which the other executions' statuses are
+     * judged; first_known is set once it is known (0 when that execution
+     * failed, crashed or was abandoned). */
+    _Atomic uint32_t first_known;
+    int64_t first_status;
 };
 
 /* One lane as the supervisor sees it (set up before the fork). */
@@ -186,6 +193,13 @@ struct ravel__rt {
     bool active;              /* ravel runs this process's main */
     bool supervised;          /* a supervisor process exists */
     double door_time;         /* a door's --time (the door applies it) */
+    /* Run directly, not by `ravel run`/`ravel replay`: the program keeps
+     * its first execution's stdout, stderr and exit status; ravel speaks
+     * only on stderr and only when it finds something (docs/output.md). */
+    bool direct;
+    int real_out, real_err;   /* the program's own stdout and stderr
+                                 (direct runs, in the executor), or -1 */
+    bool passing;             /* fds 1 and 2 are those, not the capture */
     volatile bool executing;  /* inside an execution */
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;

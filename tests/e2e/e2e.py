@@ -266,19 +266,53 @@ def group_gdb(args):
 
 
 def group_direct(args):
-    """The instrumented program itself, with RAVEL_OPTIONS (the sanitizer
-    convention) behaves as `ravel run` does."""
+    """The instrumented program itself, run without `ravel run` (with or
+    without RAVEL_OPTIONS, the sanitizer convention): it keeps its own
+    stdout, stderr and exit status (its first execution's), ravel writes
+    only to stderr and only when it finds something, and a bug makes the
+    program exit with ravel's exitcode (66 unless RAVEL_OPTIONS says)."""
     work = tempfile.mkdtemp(prefix="ravel-direct-")
     counter = os.path.join(args.exe_dir, "counter")
     fixed = os.path.join(args.exe_dir, "counter_fixed")
     p = run([counter], cwd=work, env={"RAVEL_OPTIONS": "seed=1 json=1"})
-    s = json.loads(p.stdout)
-    check(p.returncode == 1 and s["result"] == "bug" and s["bugs"][0]["kind"] == "assertion",
+    s = json.loads(p.stderr.splitlines()[-1])
+    check(p.returncode == 66 and s["result"] == "bug" and s["bugs"][0]["kind"] == "assertion",
           "direct run did not find the bug: %d %s" % (p.returncode, p.stderr[-800:]))
+    check(p.stdout == "counter = 2\n",
+          "direct run: stdout is not the first execution's: %r" % p.stdout)
+    p = run([counter], cwd=work, env={"RAVEL_OPTIONS": "seed=1 exitcode=9"})
+    check(p.returncode == 9 and "BUG (assertion)" in p.stderr,
+          "exitcode=9: exit %d %s" % (p.returncode, p.stderr[-300:]))
     p = run([fixed], cwd=work, env={"RAVEL_OPTIONS": "seed=1 executions=300"})
-    check(p.returncode == 0 and "no bugs found" in p.stderr and "exhausted: all 2 traces" in p.stderr,
-          "direct clean run: %d %s" % (p.returncode, p.stderr))
-    check("counter = " not in p.stdout, "the program's output leaked: %r" % p.stdout)
+    check(p.returncode == 0 and p.stderr == "" and p.stdout == "counter = 2\n",
+          "direct clean run: %d %r %r" % (p.returncode, p.stdout, p.stderr))
+    p = run([fixed, ], cwd=work, env={"RAVEL_OPTIONS": "seed=1 json=1"})
+    s = json.loads(p.stderr) if p.stderr.strip() else {}
+    check(p.returncode == 0 and s.get("result") == "clean" and s.get("traces") == 2
+          and p.stdout == "counter = 2\n",
+          "direct clean run with json=1: %d %r %r" % (p.returncode, p.stdout, p.stderr))
+    # Output and exit status pass through, in native order, once; stdout
+    # and stderr merged into one pipe show the order.
+    pt = os.path.join(args.exe_dir, "passthrough")
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    m = subprocess.run([pt], cwd=work, env=e, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, text=True, timeout=60)
+    want = ("main: stdout 1\nmain: stderr 1\nmain: write 1\nthread: stdout\nthread: stderr\n"
+            "main: stderr 2\nmain: stdout 2, flushed at exit\n")
+    check(m.returncode == 3 and m.stdout == want,
+          "passthrough: exit %d, output %r" % (m.returncode, m.stdout))
+    p = run([args.ravel, "run", "--seed", "1", "--", pt], cwd=work)
+    check(p.returncode == 1 and "BUG (exit-status)" in p.stderr and p.stdout == "",
+          "ravel run passthrough keeps today's behaviour: %d %r" % (p.returncode, p.stdout))
+    # A status that differs from the first execution's is the bug.
+    es = os.path.join(args.exe_dir, "exit_status")
+    p = run([es], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})
+    check(p.returncode == 66 and "exited with status 3; its first execution exited with status 0"
+          in p.stderr and p.stdout == "", "exit_status run directly: %d %s" % (p.returncode, p.stderr[-500:]))
+    p = run([es], cwd=work, env={"RAVEL_OPTIONS": "exitcode=256"})
+    check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "exitcode" in p.stderr,
+          "bad exitcode: %d %r" % (p.returncode, p.stderr))
     # The failing execution's output is shown once, with its report.
     p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
     check(p.stderr.count("  | counter = 1") == 1, "failing output not shown exactly once: %s" % p.stderr)

@@ -59,9 +59,16 @@ char ravel__sv_call(uint32_t type, uint32_t arg)
  * not truncated (two system calls each) after every execution. */
 #define CAPTURE_KEEP (1u << 20)
 
-static void capture_reset(void)
+/*
+ * Points the program's stdout and stderr where execution `number`'s output
+ * goes: the capture files, or - in a program run directly, for its first
+ * execution - the program's own stdout and stderr, with the buffering the
+ * C library chose for them, so that it prints as natively.
+ */
+static void capture_reset(uint64_t number)
 {
     struct ravel__rt *rt = &ravel__rt;
+    static int target = -1; /* 1: the program's own files, 0: capture */
     if (rt->cap_out < 0)
         return;
     fflush(stdout);
@@ -78,10 +85,18 @@ static void capture_reset(void)
     }
     rt->sh->out_start = o > 0 ? (uint64_t)o : 0;
     rt->sh->err_start = e > 0 ? (uint64_t)e : 0;
-    if (ravel__changed_stdio) {
-        /* The program closed or redirected them. */
-        dup2(rt->cap_out, 1);
-        dup2(rt->cap_err, 2);
+    int want = rt->direct && number == 0 && rt->real_out >= 0;
+    if (want != target || ravel__changed_stdio) {
+        /* First time, a switch, or the program closed or redirected
+         * them. */
+        dup2(want ? rt->real_out : rt->cap_out, 1);
+        dup2(want ? rt->real_err : rt->cap_err, 2);
+        /* Captured output is line-buffered, so that what was printed
+         * before a crash is in the report. */
+        if (!want && target != 0)
+            setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+        target = want;
+        rt->passing = want;
         ravel__changed_stdio = false;
     }
 }
@@ -95,7 +110,7 @@ static void run_one(uint64_t number)
     ravel__race_begin();
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
-    capture_reset();
+    capture_reset(number);
     atomic_store(&rt->sh->running_tid, w->tid);
     atomic_fetch_add(&rt->sh->progress, 1);
     atomic_store(&rt->sh->in_execution, 1);
@@ -149,6 +164,14 @@ static bool after_execution(uint64_t number)
         ravel__sv_call(RAVEL__MSG_ERROR, 0);
         return false;
     }
+    if (rt->direct && number == 0) {
+        /* The status the run will exit with if nothing is found. */
+        bool exited = x->failure.kind == RAVEL__FAIL_NONE &&
+                      (x->ended == RAVEL__END_EXIT ||
+                       x->ended == RAVEL__END_ALL_FINISHED);
+        rt->common->first_status = exited ? x->exit_status : 0;
+        atomic_store(&rt->common->first_known, 1);
+    }
     if (x->ended == RAVEL__END_BLOCKED) {
         rt->sh->blocked_runs++;
         return true;
@@ -157,8 +180,18 @@ static bool after_execution(uint64_t number)
         ravel__exec_copy(rt->last_complete, x);
         rt->sh->have_last_complete = 1;
     }
+    /* Run directly, the program's exit status is its own: an execution
+     * is wrong when it exits otherwise than the first did (whose status
+     * other lanes may have to wait for). */
+    int64_t expected = 0;
+    if (rt->direct && x->failure.kind == RAVEL__FAIL_NONE &&
+        x->ended == RAVEL__END_EXIT && !rt->opt.ignore_exit_status) {
+        while (!atomic_load(&rt->common->first_known))
+            REAL(usleep)(200);
+        expected = rt->common->first_status;
+    }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended == RAVEL__END_EXIT &&
-        x->exit_status != 0 && !rt->opt.ignore_exit_status) {
+        x->exit_status != expected && !rt->opt.ignore_exit_status) {
         uint32_t t = 0;
         uint64_t pc = 0;
         for (uint32_t i = x->nevents; i-- > 0;)
@@ -167,9 +200,15 @@ static bool after_execution(uint64_t number)
                 pc = x->events[i].pc;
                 break;
             }
-        ravel__fail(x, RAVEL__FAIL_EXIT_STATUS, t, pc,
-                    "the program exited with status %lld",
-                    (long long)x->exit_status);
+        if (rt->direct)
+            ravel__fail(x, RAVEL__FAIL_EXIT_STATUS, t, pc,
+                        "the program exited with status %lld; its first "
+                        "execution exited with status %lld",
+                        (long long)x->exit_status, (long long)expected);
+        else
+            ravel__fail(x, RAVEL__FAIL_EXIT_STATUS, t, pc,
+                        "the program exited with status %lld",
+                        (long long)x->exit_status);
         x->failure.value = x->exit_status;
     }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
@@ -207,13 +246,19 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     ravel__crash_install();
     if (rt->cap_out >= 0) {
         /* Output printed by constructors has already gone out once, as
-         * it would natively; from here on each execution's is captured.
-         * Line buffering keeps what was printed before a crash. */
+         * it would natively; from here on each execution's is captured
+         * (capture_reset), but a direct run's first execution prints to
+         * the program's own stdout and stderr, kept here. */
         fflush(stdout);
         fflush(stderr);
+        if (rt->direct) {
+            rt->real_out = fcntl(1, F_DUPFD_CLOEXEC, 900);
+            rt->real_err = fcntl(2, F_DUPFD_CLOEXEC, 900);
+            if (rt->real_out < 0 || rt->real_err < 0)
+                rt->real_out = -1; /* capture it like the others */
+        }
         dup2(rt->cap_out, 1);
         dup2(rt->cap_err, 2);
-        setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     }
     ravel__reset_snapshot();
     ravel__race_init();

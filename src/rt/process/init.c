@@ -43,6 +43,8 @@
 struct ravel__rt ravel__rt = {
     .cap_out = -1,
     .cap_err = -1,
+    .real_out = -1,
+    .real_err = -1,
     .to_sv = -1,
     .from_sv = -1,
     .sv_in = -1,
@@ -269,6 +271,8 @@ static void setup(void)
     read_options();
     door_options(); /* may read more options from the arguments */
     ravel__race_suppressions_load();
+    rt->direct = !rt->opt.run_by_cli && !ravel__door && rt->opt.supervise &&
+                 strcmp(rt->opt.strategy, "replay") != 0;
     if (ravel__door)
         ravel__door->attach(map_shared(ravel__door->shared_size()));
     rt->start_time = ravel__now();

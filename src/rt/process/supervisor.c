@@ -90,7 +90,9 @@ static bool use_progress(void)
         return true;
     if (!strcmp(p, "never"))
         return false;
-    return ravel__rt.supervised && isatty(2);
+    /* A program run directly owns its stderr (the first execution
+     * prints there while the run goes on). */
+    return ravel__rt.supervised && !ravel__rt.direct && isatty(2);
 }
 
 static void clear_progress(void)
@@ -668,7 +670,8 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_addc(&sb, '}');
     }
     ravel__sb_add(&sb, "]}\n");
-    ravel__write_all(1, sb.data, sb.len);
+    /* Run directly, stdout is the program's. */
+    ravel__write_all(rt->direct ? 2 : 1, sb.data, sb.len);
     ravel__sb_free(&sb);
 }
 
@@ -709,9 +712,11 @@ int ravel__sv_finish(void)
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     if (sv.error)
         ravel__sb_printf(&sb, "ravel: error: %s\n", sv.errmsg);
-    if (sh->pbt && !is_replay())
+    /* Run directly, a clean run says nothing, as the program would not. */
+    bool quiet = rt->direct && nbugs == 0 && !sv.error && !sv.interrupted;
+    if (sh->pbt && !is_replay() && !quiet)
         ravel__sb_add(&sb, sh->pbt_text);
-    if (!is_replay()) {
+    if (!is_replay() && !quiet) {
         ravel__sb_printf(&sb, "ravel: %llu execution%s in %.2f s",
                          (unsigned long long)execs, execs == 1 ? "" : "s",
                          elapsed);
@@ -765,6 +770,9 @@ int ravel__sv_finish(void)
         return RAVEL__EXIT_USAGE;
     if (sv.interrupted)
         return 130;
+    if (rt->direct) /* the program's own status, or the bug's */
+        return nbugs ? (int)rt->opt.exitcode
+                     : (int)(rt->common->first_status & 0xff);
     return nbugs ? RAVEL__EXIT_BUG : RAVEL__EXIT_CLEAN;
 }
 
@@ -801,6 +809,10 @@ static bool after_death(void)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
+    if (rt->direct && sh->exec.number == 0) {
+        rt->common->first_status = 0;
+        atomic_store(&rt->common->first_known, 1);
+    }
     /* A property program's test case crashed while testing or
      * shrinking: the driver (src/pbt) judges it in a new executor; only
      * the minimal case's crash is reported. */
