@@ -76,6 +76,14 @@ static void ls_del(struct ravel__lint_lockset *s, uint32_t x)
     }
 }
 
+/* Removes lock x from a held set, in either mode. */
+static void ls_del_lock(struct ravel__lint_lockset *s, uint32_t x)
+{
+    x &= ~RAVEL__LINT_LS_SHARED;
+    ls_del(s, x);
+    ls_del(s, x | RAVEL__LINT_LS_SHARED);
+}
+
 /* Removes from s everything in the may-set r (all of it when r->all). */
 static void ls_minus(struct ravel__lint_lockset *s, const struct ravel__lint_lockset *r)
 {
@@ -84,7 +92,7 @@ static void ls_minus(struct ravel__lint_lockset *s, const struct ravel__lint_loc
         return;
     }
     for (uint32_t i = 0; i < r->n; i++)
-        ls_del(s, r->v[i]);
+        ls_del_lock(s, r->v[i]);
 }
 
 static void ls_intersect(struct ravel__lint_lockset *s, const struct ravel__lint_lockset *o)
@@ -127,6 +135,19 @@ bool ravel__lint_ls_disjoint(const struct ravel__lint_lockset *a,
         if (ravel__lint_ls_has(b, a->v[i]))
             return false;
     return true;
+}
+
+bool ravel__lint_ls_excludes(const struct ravel__lint_lockset *a,
+                             const struct ravel__lint_lockset *b)
+{
+    for (uint32_t i = 0; i < a->n; i++) {
+        uint32_t x = a->v[i];
+        if (ravel__lint_ls_has(b, x & ~RAVEL__LINT_LS_SHARED))
+            return true;
+        if (!(x & RAVEL__LINT_LS_SHARED) && ravel__lint_ls_has(b, x | RAVEL__LINT_LS_SHARED))
+            return true;
+    }
+    return false;
 }
 
 bool ravel__lint_ts_has(const struct ravel__lint_tset *s, uint32_t x)
@@ -227,7 +248,10 @@ static void ls_subst(struct ravel__lint_prog *p, struct ravel__lint_lockset *out
     memset(out, 0, sizeof *out);
     out->all = in->all;
     for (uint32_t i = 0; i < in->n; i++) {
-        uint32_t l = ravel__lint_ap_subst(p, in->v[i], args, nargs);
+        uint32_t mode = in->v[i] & RAVEL__LINT_LS_SHARED;
+        uint32_t l = ravel__lint_ap_subst(p, in->v[i] & ~RAVEL__LINT_LS_SHARED, args, nargs);
+        if (l)
+            l |= mode;
         if (may)
             ls_add_may(out, l);
         else
@@ -239,7 +263,7 @@ static void ls_keep_iface(const struct ravel__lint_prog *p, struct ravel__lint_l
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < s->n; i++)
-        if (iface_ok(p, s->v[i]))
+        if (iface_ok(p, s->v[i] & ~RAVEL__LINT_LS_SHARED))
             s->v[k++] = s->v[i];
     s->n = (uint8_t)k;
 }
@@ -1029,16 +1053,20 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
         uint32_t l = s->nres ? arg_ap(p, &e, s->res[0]) : 0;
         switch ((enum ravel__lint_role)s->role) {
         case RAVEL__ROLE_LOCK:
-            ls_add_must(&st->held, l);
+            /* A trylock holds the lock only on the edge where it returned
+             * 0 (edge_on below). */
+            if (l && !(s->lockmode & RAVEL__LOCKM_TRY))
+                ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
+                                                ? RAVEL__LINT_LS_SHARED : 0));
             break;
         case RAVEL__ROLE_UNLOCK:
         case RAVEL__ROLE_WAIT:
             /* Both release the lock; a wait takes it back before returning. */
             if (s->role == RAVEL__ROLE_UNLOCK)
-                ls_del(&st->held, l);
+                ls_del_lock(&st->held, l);
             ls_add_may(&st->released, l);
             for (uint32_t i = 0; i < st->npend; i++)
-                ls_del(&st->pend[i].held, l);
+                ls_del_lock(&st->pend[i].held, l);
             break;
         case RAVEL__ROLE_CREATE: {
             struct ravel__lint_inst proto;
@@ -1139,6 +1167,29 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
         live_of(st, &live);
         add_acc(fx, ap, ev, e->kind == RAVEL__EV_STORE, &st->held, &st->released,
                 &live);
+    }
+}
+
+/* Along an edge taken only when call `on` returned 0 (or nonzero, with
+ * RAVEL__LINT_ON_FAIL): a lock call that returned 0 holds its lock (this
+ * is where trylock takes it), one that failed does not. */
+static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    const struct ravel__lint_prog *p = cx->prog;
+    bool ok = !(on & RAVEL__LINT_ON_FAIL);
+    const struct ravel__lint_event *e = &p->events[on & ~RAVEL__LINT_ON_FAIL];
+    for (const struct ravel__lint_spec *s = spec_first(cx, e); s; s = spec_next(cx, s)) {
+        if (s->role != RAVEL__ROLE_LOCK || !s->nres)
+            continue;
+        uint32_t l = arg_ap(p, e, s->res[0]);
+        if (!l)
+            continue;
+        if (ok)
+            ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
+                                            ? RAVEL__LINT_LS_SHARED : 0));
+        else
+            ls_del_lock(&st->held, l);
     }
 }
 
@@ -1247,9 +1298,10 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     for (uint32_t b = 0; b < nb; b++)
         st_init(&in[b]);
     in[0].reached = true;
-    struct state cur, exit;
+    struct state cur, exit, edge;
     st_init(&cur);
     st_init(&exit);
+    st_init(&edge);
     struct fctx fx = {cx, f, false, sum};
 
     /* The fixpoint: a FIFO of blocks whose entry state changed. */
@@ -1269,7 +1321,14 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
             transfer(&fx, &cur, b0[b].first_event + e);
         for (uint32_t s = 0; s < b0[b].nsucc; s++) {
             uint32_t t = p->succs[b0[b].first_succ + s];
-            if (st_merge(&in[t], &cur) && !inq[t]) {
+            uint32_t on = p->succon ? p->succon[b0[b].first_succ + s] : NONE;
+            const struct state *out = &cur;
+            if (on != NONE) {
+                st_copy(&edge, &cur);
+                edge_on(&fx, &edge, on);
+                out = &edge;
+            }
+            if (st_merge(&in[t], out) && !inq[t]) {
                 queue[(head + count) % (nb + 1)] = t;
                 count++;
                 inq[t] = 1;
@@ -1316,6 +1375,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
         free(in[b].pend);
     free(cur.pend);
     free(exit.pend);
+    free(edge.pend);
     free(in);
     free(queue);
     free(inq);

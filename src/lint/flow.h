@@ -57,6 +57,10 @@
  * lattices are finite and small, so real code converges in a few. */
 #define RAVEL__LINT_VISITS_MAX 64
 
+/* A lock held in read mode (an rwlock's rdlock) is its path id with this
+ * bit set; released sets hold plain ids. Path ids stay below it. */
+#define RAVEL__LINT_LS_SHARED 0x80000000u
+
 struct ravel__lint_lockset {
     uint8_t n;
     uint8_t all; /* may-sets only: perhaps any lock */
@@ -164,6 +168,11 @@ void ravel__lint_ctx_free(struct ravel__lint_ctx *cx);
 /* Set helpers shared by flow.c and lockset.c. */
 bool ravel__lint_ls_has(const struct ravel__lint_lockset *s, uint32_t x);
 bool ravel__lint_ls_disjoint(const struct ravel__lint_lockset *a,
+                             const struct ravel__lint_lockset *b);
+/* True when some lock is surely held at both a and b, and held in write
+ * mode at one of them at least: two read-mode holders of an rwlock run at
+ * the same time. */
+bool ravel__lint_ls_excludes(const struct ravel__lint_lockset *a,
                              const struct ravel__lint_lockset *b);
 bool ravel__lint_ts_has(const struct ravel__lint_tset *s, uint32_t x);
 

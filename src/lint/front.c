@@ -155,6 +155,7 @@ struct tr {
     struct pmap gvals;  /* globals and constants -> value id */
     struct pmap vals;   /* this function's values -> value id */
     struct pmap blocks; /* this function's blocks -> index */
+    struct pmap callev; /* this function's call instructions -> event */
     struct fnames fieldnames; /* (struct type, field) -> its name */
     uint32_t fid;       /* function being translated */
     uint32_t nextid;    /* ids of its locals and opaque values */
@@ -689,6 +690,7 @@ static void translate_call(struct tr *t, LLVMValueRef inst)
     }
     uint32_t ev = ravel__lint_add_event(p, RAVEL__EV_CALL, sym, args, nargs, file, line,
                                         col, 0);
+    *pmap_slot(&t->callev, inst, true) = ev;
     /* The call's result: a fresh object from an allocator, else opaque. */
     uint32_t r = alloc ? ravel__lint_val1(p, ravel__lint_ap_root(p, RAVEL__AP_ALLOC,
                                                                  t->fid, ev))
@@ -756,6 +758,39 @@ static void translate_inst(struct tr *t, LLVMValueRef inst)
     }
 }
 
+/* A conditional branch on `call(...) == 0` or `!= 0` (also `!call()`,
+ * `call() < 0` is not: only equality with zero is understood): the call's
+ * event, with *ok0 telling whether the first successor is the branch where
+ * it returned 0. NONE for any other terminator. This is what makes
+ * `if (pthread_mutex_trylock(&m) == 0)` hold the lock on one branch only. */
+static uint32_t branch_on_call(struct tr *t, LLVMValueRef term, bool *ok0)
+{
+    if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term))
+        return NONE;
+    LLVMValueRef c = LLVMGetCondition(term);
+    if (!c || !LLVMIsAICmpInst(c))
+        return NONE;
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(c);
+    if (pr != LLVMIntEQ && pr != LLVMIntNE)
+        return NONE;
+    LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+    if (LLVMIsAConstantInt(a)) {
+        LLVMValueRef x = a;
+        a = b;
+        b = x;
+    }
+    if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) != 0)
+        return NONE;
+    a = strip_casts(a);
+    if (!LLVMIsACallInst(a))
+        return NONE;
+    uint32_t *slot = pmap_slot(&t->callev, a, false);
+    if (!slot)
+        return NONE;
+    *ok0 = pr == LLVMIntEQ;
+    return *slot;
+}
+
 static void translate_function(struct tr *t, LLVMValueRef fn)
 {
     struct ravel__lint_prog *p = t->prog;
@@ -764,6 +799,7 @@ static void translate_function(struct tr *t, LLVMValueRef fn)
     unsigned nb = LLVMCountBasicBlocks(fn);
     pmap_clear(&t->vals);
     pmap_clear(&t->blocks);
+    pmap_clear(&t->callev);
     t->nextid = 0;
     t->func_file = NONE;
     t->func_line = 0;
@@ -806,10 +842,12 @@ static void translate_function(struct tr *t, LLVMValueRef fn)
         if (!term)
             continue;
         unsigned ns = LLVMGetNumSuccessors(term);
+        bool ok0 = true;
+        uint32_t on = ns == 2 ? branch_on_call(t, term, &ok0) : NONE;
         for (unsigned s = 0; s < ns; s++) {
             uint32_t *slot = pmap_slot(&t->blocks, LLVMGetSuccessor(term, s), false);
             if (slot)
-                ravel__lint_add_succ(p, *slot);
+                ravel__lint_add_succ_on(p, *slot, on, s == 0 ? ok0 : !ok0);
         }
     }
     ravel__lint_func_end(p);
@@ -863,6 +901,7 @@ static int read_unit(struct ravel__lint_prog *prog, const struct ravel__lint_spe
     pmap_free(&t.gvals);
     pmap_free(&t.vals);
     pmap_free(&t.blocks);
+    pmap_free(&t.callev);
     fnames_free(&t.fieldnames);
     LLVMDisposeModule(mod);
     LLVMDisposeMemoryBuffer(buf);

@@ -79,6 +79,7 @@ void ravel__lint_prog_free(struct ravel__lint_prog *p)
     free(p->events);
     free(p->blocks);
     free(p->succs);
+    free(p->succon);
     free(p->funcs);
     memset(p, 0, sizeof *p);
 }
@@ -404,6 +405,31 @@ static bool is_object_address(const struct ravel__lint_prog *p, uint32_t ap)
     }
 }
 
+/* An index value's name as the source had it: clang names a variable's
+ * SSA copies after it (`i.0`, `i1`), and computed values after the
+ * operation (`call`, `idxprom`, `and`): those show as `?`. */
+static void index_name(const char *name, struct ravel__strbuf *out)
+{
+    static const char *const made[] = {
+        "call", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
+        "conv", "idxprom", "idx", "inc", "dec", "cond", "tobool", "lnot", "neg", "not",
+        "cmp", "frombool", "arrayidx", "sext", "zext", "trunc", "phi", "sel", "mod",
+    };
+    char n[64];
+    size_t k = 0;
+    while (name && name[k] && name[k] != '.' && k < sizeof n - 1) {
+        n[k] = name[k];
+        k++;
+    }
+    while (k > 1 && n[k - 1] >= '0' && n[k - 1] <= '9')
+        k--;
+    n[k] = 0;
+    bool ok = k > 0;
+    for (size_t i = 0; ok && i < sizeof made / sizeof made[0]; i++)
+        ok = strcmp(n, made[i]) != 0;
+    ravel__sb_add(out, ok ? n : "?");
+}
+
 static void render_lvalue(const struct ravel__lint_prog *p, uint32_t ap,
                           struct ravel__strbuf *out, int depth)
 {
@@ -430,12 +456,21 @@ static void render_lvalue(const struct ravel__lint_prog *p, uint32_t ap,
     case RAVEL__AP_ALLOC:
         ravel__sb_add(out, "a heap object");
         return;
-    case RAVEL__AP_INDEX:
+    case RAVEL__AP_INDEX: {
         render_lvalue(p, x->parent, out, depth + 1);
         ravel__sb_addc(out, '[');
-        render_rvalue(p, (uint32_t)x->a, out, depth + 1);
+        /* An index computed in the function carries the compiler's name
+         * (`call`, `idxprom`, `i.0`): show `?` rather than those. */
+        uint32_t ix = (uint32_t)x->a;
+        if (p->aps[ix].kind == RAVEL__AP_VALUE || p->aps[ix].kind == RAVEL__AP_UNKNOWN)
+            index_name(p->apname[ix], out);
+        else if (p->aps[ix].depth > 0)
+            ravel__sb_addc(out, '?');
+        else
+            render_rvalue(p, ix, out, depth + 1);
         ravel__sb_addc(out, ']');
         return;
+    }
     case RAVEL__AP_OFFSET:
         if (name && is_object_address(p, x->parent)) {
             render_lvalue(p, x->parent, out, depth + 1);
@@ -646,12 +681,25 @@ uint32_t ravel__lint_add_event(struct ravel__lint_prog *p,
     return p->nevents++;
 }
 
-void ravel__lint_add_succ(struct ravel__lint_prog *p, uint32_t block)
+void ravel__lint_add_succ_on(struct ravel__lint_prog *p, uint32_t block,
+                             uint32_t ev, bool ok)
 {
     RAVEL__CHECK(p->nblocks > 0 && p->cur_func != RAVEL__LINT_NONE);
     GROW(p->succs, p->nsuccs, p->capsuccs);
+    if (p->capsuccon != p->capsuccs) {
+        uint32_t *n = realloc(p->succon, (size_t)p->capsuccs * sizeof *n);
+        RAVEL__CHECK(n != NULL);
+        p->succon = n;
+        p->capsuccon = p->capsuccs;
+    }
+    p->succon[p->nsuccs] = ev == RAVEL__LINT_NONE ? ev : ok ? ev : ev | RAVEL__LINT_ON_FAIL;
     p->succs[p->nsuccs++] = block;
     p->blocks[p->nblocks - 1].nsucc++;
+}
+
+void ravel__lint_add_succ(struct ravel__lint_prog *p, uint32_t block)
+{
+    ravel__lint_add_succ_on(p, block, RAVEL__LINT_NONE, true);
 }
 
 void ravel__lint_func_end(struct ravel__lint_prog *p)

@@ -175,6 +175,13 @@ struct ravel__lint_prog {
     uint32_t nblocks, capblocks;
     uint32_t *succs;
     uint32_t nsuccs, capsuccs;
+    /* Per successor entry: what is known along that edge about a call's
+     * result (RAVEL__LINT_NONE: nothing; else an event id, with
+     * RAVEL__LINT_ON_FAIL set when the call returned nonzero there and
+     * clear when it returned 0). Lets trylock and checked lock results be
+     * taken only on the branch where they succeeded. */
+    uint32_t *succon;
+    uint32_t capsuccon;
     struct ravel__lint_func *funcs;
     uint32_t nfuncs, capfuncs;
 
@@ -291,6 +298,11 @@ uint32_t ravel__lint_add_event(struct ravel__lint_prog *p,
                                uint32_t file, uint32_t line, uint32_t col,
                                unsigned flags);
 void ravel__lint_add_succ(struct ravel__lint_prog *p, uint32_t block);
+/* The same, for an edge taken only when call event `ev` returned 0
+ * (ok true) or nonzero (ok false). */
+#define RAVEL__LINT_ON_FAIL 0x80000000u
+void ravel__lint_add_succ_on(struct ravel__lint_prog *p, uint32_t block,
+                             uint32_t ev, bool ok);
 void ravel__lint_func_end(struct ravel__lint_prog *p);
 
 /*

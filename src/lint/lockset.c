@@ -165,10 +165,15 @@ static void report(struct ravel__lint_ctx *cx, uint32_t root,
 {
     struct ravel__lint_prog *p = cx->prog;
     char what[256], ca[200], cb[200], msg[900], note[300];
-    ravel__lint_ap_lvalue(p, a->ap, what, sizeof what);
     describe(cx, root, rs, a->ctx, false, ca, sizeof ca);
     describe(cx, root, rs, b->ctx, a->ctx == b->ctx, cb, sizeof cb);
     const struct ravel__lint_event *ea = &p->events[a->ev], *eb = &p->events[b->ev];
+    /* Named as written at the access (`pool->queue.len`), else from the
+     * path (`ctx.count`). */
+    uint32_t own = ea->nargs ? ravel__lint_val_primary(p, ravel__lint_ev_arg(p, ea, 0)) : 0;
+    if (!ravel__lint_quote_lvalue(cx->src, p->files[ea->file].path, ea->line, ea->col,
+                                  p->aps[own].depth > 0, what, sizeof what))
+        ravel__lint_ap_lvalue(p, a->ap, what, sizeof what);
     /* One finding per place, also across roots (two API functions that
      * both reach the same racy code). */
     for (uint32_t i = 0; i < cx->out->n; i++) {
@@ -273,6 +278,15 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         while (j < all.n && p->aps[all.v[byroot[j]].ap].root == r0)
             j++;
         for (uint32_t x = i; x < j; x++) {
+            /* A write made by a thread started several times races with
+             * itself (`g = 1` in a thread created in a loop). */
+            struct racc *s0 = &all.v[byroot[x]];
+            if (s0->write && concurrent(rs, s0, s0) &&
+                !ravel__lint_ls_excludes(&s0->held, &s0->held) &&
+                (s0->partner == NONE || s0->partner_same < RAVEL__SAME_YES)) {
+                s0->partner = byroot[x];
+                s0->partner_same = RAVEL__SAME_YES;
+            }
             for (uint32_t y = x + 1; y < j; y++) {
                 struct racc *a = &all.v[byroot[x]], *b = &all.v[byroot[y]];
                 if (!a->write && !b->write)
@@ -282,7 +296,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                     : ravel__lint_ap_may_alias(p, a->ap, b->ap) ? RAVEL__SAME_MIGHT
                                                                  : RAVEL__SAME_NO;
                 if (same == RAVEL__SAME_NO || !concurrent(rs, a, b) ||
-                    !ravel__lint_ls_disjoint(&a->held, &b->held))
+                    ravel__lint_ls_excludes(&a->held, &b->held))
                     continue;
                 if (a->partner == NONE || (same > a->partner_same)) {
                     a->partner = byroot[y];

@@ -215,8 +215,11 @@ void ravel__lint_specs_init(struct ravel__lint_specs *s, bool fs_pairs)
     memset(s, 0, sizeof *s);
     rehash(s);
     uint8_t r0[1] = {0}, r1[1] = {1};
-    for (size_t i = 0; i < RAVEL__COUNT(locks); i++)
-        add(s, locks[i], RAVEL__ROLE_LOCK, NONE, r0, 1);
+    for (size_t i = 0; i < RAVEL__COUNT(locks); i++) {
+        struct ravel__lint_spec *sp = add(s, locks[i], RAVEL__ROLE_LOCK, NONE, r0, 1);
+        sp->lockmode = (uint8_t)((strstr(locks[i], "try") ? RAVEL__LOCKM_TRY : 0) |
+                                 (strstr(locks[i], "rdlock") ? RAVEL__LOCKM_SHARED : 0));
+    }
     for (size_t i = 0; i < RAVEL__COUNT(unlocks); i++)
         add(s, unlocks[i], RAVEL__ROLE_UNLOCK, NONE, r0, 1);
     for (size_t i = 0; i < RAVEL__COUNT(waits); i++)

@@ -58,6 +58,11 @@ enum ravel__lint_role {
 
 enum ravel__lint_scope { RAVEL__SCOPE_THREAD, RAVEL__SCOPE_PROCESS };
 
+/* How a LOCK call takes its lock: TRY holds it only where the call's
+ * result was tested equal to 0; SHARED takes it in read mode (rwlocks). */
+#define RAVEL__LOCKM_TRY 1u
+#define RAVEL__LOCKM_SHARED 2u
+
 struct ravel__lint_spec {
     char *name;      /* function name (owned) */
     uint8_t role;
@@ -67,6 +72,7 @@ struct ravel__lint_spec {
     int8_t excl_mode;  /* ACT: argument holding an fopen mode, or -1 */
     uint32_t family;   /* CHECK/ACT */
     uint8_t builtin;   /* from ravel's own table, not the user's */
+    uint8_t lockmode;  /* LOCK: RAVEL__LOCKM_* bits */
     uint32_t next;     /* next spec with the same name, or UINT32_MAX */
 };
 

@@ -169,6 +169,211 @@ fallback:
 
 /* Is "ravel-lint:" followed by a directive keyword? Prose that mentions
  * the tag ("ravel-lint: directives are ...") is not a directive. */
+/* ---- lvalues ---- */
+
+static bool idch(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Index of the last non-blank character at or before i (>= lo), or -1. */
+static long back_nb(const char *t, long i, long lo)
+{
+    while (i >= lo && blank(t[i]))
+        i--;
+    return i >= lo ? i : -1;
+}
+
+/* Start of the postfix expression ending at index e (a->b.c[i], (*p).x),
+ * with a unary '*' before it; -1 when there is none. */
+static long back_postfix(const char *t, long e, long lo)
+{
+    long i = back_nb(t, e, lo), start = -1;
+    while (i >= 0) {
+        if (t[i] == ']' || t[i] == ')') {
+            char open = t[i] == ']' ? '[' : '(', close = t[i];
+            int depth = 0;
+            for (; i >= lo; i--) {
+                if (t[i] == close)
+                    depth++;
+                else if (t[i] == open && --depth == 0)
+                    break;
+            }
+            if (i < lo)
+                return -1;
+            start = i;
+            long j = back_nb(t, i - 1, lo);
+            if (close == ']') { /* a subscript: its base comes right before */
+                if (j < 0)
+                    return -1;
+                i = j;
+                continue;
+            }
+            if (j >= 0 && idch(t[j])) { /* a call: f(x)->y */
+                i = j;
+                continue;
+            }
+            i = j; /* a parenthesised expression: (*p).x */
+        } else if (idch(t[i])) {
+            while (i >= lo && idch(t[i]))
+                i--;
+            start = i + 1;
+            i = back_nb(t, i, lo);
+        } else {
+            return -1;
+        }
+        /* What joins this piece to the one before it. */
+        if (i >= 0 && t[i] == '.') {
+            i = back_nb(t, i - 1, lo);
+        } else if (i >= 1 && t[i] == '>' && t[i - 1] == '-') {
+            i = back_nb(t, i - 2, lo);
+        } else {
+            break;
+        }
+    }
+    /* A unary '*' (or several) in front. */
+    for (;;) {
+        long j = back_nb(t, start - 1, lo);
+        if (j < 0 || t[j] != '*')
+            break;
+        long k = back_nb(t, j - 1, lo);
+        if (k >= 0 && (idch(t[k]) || t[k] == ')' || t[k] == ']'))
+            break; /* a multiplication */
+        start = j;
+    }
+    return start;
+}
+
+/* End (exclusive) of the postfix expression starting at index i. */
+static long fwd_postfix(const char *t, long i, long hi, bool whole)
+{
+    if (i >= hi || !(isalpha((unsigned char)t[i]) || t[i] == '_'))
+        return -1;
+    while (i < hi && idch(t[i]))
+        i++;
+    long end = i;
+    while (whole) {
+        long j = i;
+        while (j < hi && blank(t[j]))
+            j++;
+        if (j < hi && t[j] == '[') {
+            int depth = 0;
+            for (; j < hi; j++) {
+                if (t[j] == '[')
+                    depth++;
+                else if (t[j] == ']' && --depth == 0)
+                    break;
+            }
+            if (j >= hi)
+                break;
+            i = end = j + 1;
+        } else if (j < hi && (t[j] == '.' || (t[j] == '-' && j + 1 < hi && t[j + 1] == '>'))) {
+            j += t[j] == '.' ? 1 : 2;
+            while (j < hi && blank(t[j]))
+                j++;
+            if (j >= hi || !(isalpha((unsigned char)t[j]) || t[j] == '_'))
+                break;
+            while (j < hi && idch(t[j]))
+                j++;
+            i = end = j;
+        } else {
+            break;
+        }
+    }
+    return end;
+}
+
+bool ravel__lint_quote_lvalue(struct ravel__lint_sources *s, const char *path,
+                              uint32_t line, uint32_t col, bool whole, char *buf,
+                              size_t len)
+{
+    struct ravel__lint_srcfile *f = path ? get(s, path) : NULL;
+    if (!f || !f->text || line == 0 || line > f->nlines || col == 0 || len == 0)
+        return false;
+    const char *t = f->text;
+    long at = (long)f->line_at[line] + (long)col - 1;
+    if (at >= (long)f->len)
+        return false;
+    /* Look no further than a few lines either way. */
+    long lo = at > 400 ? at - 400 : 0;
+    long hi = at + 400 < (long)f->len ? at + 400 : (long)f->len;
+    long b = -1, e = -1;
+    char c = t[at], c1 = at + 1 < hi ? t[at + 1] : 0;
+    bool incdec = (c == '+' && c1 == '+') || (c == '-' && c1 == '-');
+    long prev = back_nb(t, at - 1, lo);
+    if (incdec && prev >= 0 && (idch(t[prev]) || t[prev] == ']' || t[prev] == ')')) {
+        e = prev + 1; /* x++ */
+        b = back_postfix(t, prev, lo);
+    } else if (incdec || c == '*') {
+        long j = at + (incdec ? 2 : 0);
+        int stars = 0;
+        while (j < hi && (t[j] == '*' || blank(t[j])))
+            stars += t[j++] == '*';
+        e = fwd_postfix(t, j, hi, true);
+        b = incdec ? j : at;
+        if (!incdec && stars == 0)
+            return false;
+    } else if (c == '=' || ((c == '<' || c == '>') && c1 == c) ||
+               (strchr("+-*/%&|^", c) && c1 == '=')) {
+        if (c == '=' && c1 == '=')
+            return false;
+        e = prev + 1;
+        b = prev >= 0 ? back_postfix(t, prev, lo) : -1;
+    } else if (isalpha((unsigned char)c) || c == '_') {
+        bool member = (prev >= 0 && t[prev] == '.') ||
+                      (prev >= 1 && t[prev] == '>' && t[prev - 1] == '-');
+        if (member && prev >= 1 && t[prev] == '.' && isdigit((unsigned char)t[prev - 1]))
+            member = false;
+        if (member) {
+            e = at;
+            while (e < hi && idch(t[e]))
+                e++;
+            b = back_postfix(t, e - 1, lo);
+        } else {
+            b = at;
+            e = fwd_postfix(t, at, hi, whole);
+        }
+    } else {
+        return false;
+    }
+    if (b < 0 || e <= b)
+        return false;
+    /* A call (memcpy(&x, ...) is a store at the call) is not an lvalue. */
+    long nx = e;
+    while (nx < hi && blank(t[nx]))
+        nx++;
+    if (nx < hi && t[nx] == '(')
+        return false;
+    char out[RAVEL__LINT_QUOTE_MAX + 4];
+    size_t n = 0;
+    for (long i = b; i < e; i++) {
+        if (blank(t[i])) {
+            long k = i;
+            while (k < e && blank(t[k]))
+                k++;
+            if (n && k < e && idch(out[n - 1]) && idch(t[k]))
+                out[n++] = ' ';
+            i = k - 1;
+            continue;
+        }
+        if (t[i] == ';' || t[i] == '{' || t[i] == '}' || t[i] == '"' || t[i] == '\'')
+            return false;
+        if (n >= RAVEL__LINT_QUOTE_MAX)
+            return false;
+        out[n++] = t[i];
+    }
+    if (!n)
+        return false;
+    out[n] = 0;
+    snprintf(buf, len, "%s", out);
+    return true;
+}
+
 static bool directive_follows(const char *d, const char *e)
 {
     while (d < e && (*d == ' ' || *d == '\t'))

@@ -54,6 +54,19 @@ void ravel__lint_quote_call(struct ravel__lint_sources *s, const char *path,
                             char *buf, size_t len);
 
 /*
+ * Quotes the lvalue a load or store at line:col of path accesses, as
+ * written (`pool->queue.len`, `a[i]`, `*p`): clang places a store at its
+ * assignment operator (`=`, `+=`, `++`), a member access at the member's
+ * name, and other reads at the start of the expression. `whole` says
+ * whether the access goes beyond its root (subscripts, fields): a read of
+ * a plain variable stops at the name. Blanks are dropped; false (buf
+ * untouched) when the text there does not look like an lvalue.
+ */
+bool ravel__lint_quote_lvalue(struct ravel__lint_sources *s, const char *path,
+                              uint32_t line, uint32_t col, bool whole, char *buf,
+                              size_t len);
+
+/*
  * Reads every "ravel-lint:" directive in a comment of path into specs.
  * Returns 0 (also when the file cannot be read: the compiler reads the
  * same files and would have failed first), or -1 with "path:line: reason"

@@ -107,7 +107,58 @@ CHECK_TEST(reads_directives_in_comments)
     free(path);
 }
 
+/* The places clang gives loads and stores (checked against clang 14's
+ * debug locations for the same text). */
+static const char lv[] =
+    "    g = x;\n"                      /* 1: store at '=' col 7 */
+    "    g++; ++g; g += 2;\n"           /* 2: cols 6, 10, 17 */
+    "    pool->queue.len = 1;\n"        /* 3: store col 21 */
+    "    x = pool->queue.len;\n"        /* 4: load at 'len' col 21 */
+    "    x = a [ i ];\n"                /* 5: load at 'a' col 9 */
+    "    *gp = 1; x = *gp;\n"           /* 6: store col 9, load col 18 */
+    "    pool->qp->next->len++;\n"      /* 7: load of pool->qp col 11, store col 24 */
+    "    x = arr[i].a[i+1] * y;\n"      /* 8: load col 9 */
+    "    PP->qp->a[i] = 2;\n"           /* 9: load of PP col 5, store col 18 */
+    "    memcpy(&g, p, 4); x == y;\n"   /* 10: call col 5, compare col 24 */
+    "    (*p).n = 1; x = y * *q;\n";    /* 11: store col 12, load col 25 */
+
+CHECK_TEST(quotes_lvalues)
+{
+    char *path = write_temp(lv);
+    struct ravel__lint_sources s;
+    ravel__lint_sources_init(&s);
+    static const struct {
+        uint32_t line, col;
+        bool whole;
+        const char *want;
+    } cases[] = {
+        {1, 7, false, "g"},         {2, 6, false, "g"},
+        {2, 10, false, "g"},        {2, 17, false, "g"},
+        {3, 21, true, "pool->queue.len"}, {4, 21, true, "pool->queue.len"},
+        {5, 9, true, "a[i]"},       {5, 9, false, "a"},
+        {6, 9, true, "*gp"},        {6, 18, true, "*gp"},
+        {7, 11, true, "pool->qp"},  {7, 24, true, "pool->qp->next->len"},
+        {8, 9, true, "arr[i].a[i+1]"}, {9, 5, false, "PP"},
+        {9, 18, true, "PP->qp->a[i]"}, {11, 12, true, "(*p).n"},
+        {11, 25, true, "*q"},
+    };
+    char buf[100];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buf[0] = 0;
+        CHECK(ravel__lint_quote_lvalue(&s, path, cases[i].line, cases[i].col, cases[i].whole,
+                                       buf, sizeof buf));
+        CHECK_STR(buf, cases[i].want);
+    }
+    /* A call and a comparison are not lvalues. */
+    CHECK(!ravel__lint_quote_lvalue(&s, path, 10, 5, true, buf, sizeof buf));
+    CHECK(!ravel__lint_quote_lvalue(&s, path, 10, 24, true, buf, sizeof buf));
+    CHECK(!ravel__lint_quote_lvalue(&s, path, 99, 1, true, buf, sizeof buf));
+    ravel__lint_sources_free(&s);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
-    return CHECK_RUN(quotes_calls, reads_directives_in_comments);
+    return CHECK_RUN(quotes_calls, reads_directives_in_comments, quotes_lvalues);
 }

@@ -68,13 +68,17 @@ def parse(stdout):
     return findings
 
 
-def annotations(path):
+def annotations(path, names=None):
+    """Marks by (file, line); `// RACE 'expr'` also records in names the
+    expression the lockset finding on that line must name."""
     marks = {}
     with open(path) as f:
         for no, line in enumerate(f, 1):
-            m = re.search(r"//\s*(RACE|NORACE|CHECK)\b", line)
+            m = re.search(r"//\s*(RACE|NORACE|CHECK)\b(?:\s+'([^']+)')?", line)
             if m:
                 marks[(os.path.basename(path), no)] = m.group(1)
+                if m.group(2) and names is not None:
+                    names[(os.path.basename(path), no)] = m.group(2)
     return marks
 
 
@@ -108,8 +112,9 @@ def group_corpus(args):
         p = run(cmd)
         before = len(FAILURES)
         marks = {}
+        names = {}
         for f in files:
-            marks.update(annotations(f))
+            marks.update(annotations(f, names))
         findings = parse(p.stdout)
         check(p.returncode in (0, 1), "%s: exit %d: %s" % (name, p.returncode, p.stderr.strip()))
         want_exit = 1 if any(v == "RACE" for v in marks.values()) else 0
@@ -131,6 +136,10 @@ def group_corpus(args):
                     check(marks.get((n["file"], n["line"])) == "RACE",
                           "%s: %s:%d names the other access at line %d, which is not marked RACE"
                           % (name, fd["file"], fd["line"], n["line"]))
+        for key, want in sorted(names.items()):
+            got = [fd["msg"] for fd in reported.get(key, []) if fd["rule"] == "ravel-lockset"]
+            check(any("'%s'" % want in m for m in got),
+                  "%s: %s:%d should name '%s': %r" % (name, key[0], key[1], want, got))
         for key, kind in sorted(marks.items()):
             ok = (key in reported) == (kind == "RACE") if kind != "CHECK" else key in checks_named
             totals[kind][0] += ok
@@ -155,6 +164,13 @@ def group_corpus(args):
           "%d CHECK lines named of %d, %d unexpected findings"
           % (totals["RACE"][0], totals["RACE"][1], totals["NORACE"][0], totals["NORACE"][1],
              totals["CHECK"][0], totals["CHECK"][1], unexpected))
+    # The two figures of issue 18, over the whole corpus.
+    print("lint corpus figures: must-report lines found %.1f%% (%d/%d), "
+          "must-not lines reported %.1f%% (%d/%d)"
+          % (100.0 * totals["RACE"][0] / max(1, totals["RACE"][1]), totals["RACE"][0],
+             totals["RACE"][1],
+             100.0 * (totals["NORACE"][1] - totals["NORACE"][0]) / max(1, totals["NORACE"][1]),
+             totals["NORACE"][1] - totals["NORACE"][0], totals["NORACE"][1]))
     print("%d passed, %d failed" % (passed, failed))
     check(passed + failed >= 9, "only %d corpus cases" % (passed + failed))
 

@@ -1,0 +1,23 @@
+/* trylock holds the lock only when it returns 0. */
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int ok, bad;
+static void *t(void *a)
+{
+    if (pthread_mutex_trylock(&m) == 0) {
+        ok++; // NORACE
+        pthread_mutex_unlock(&m);
+    } else {
+        bad++; // RACE
+    }
+    return a;
+}
+int main(void)
+{
+    pthread_t x, y;
+    pthread_create(&x, 0, t, 0);
+    pthread_create(&y, 0, t, 0);
+    pthread_join(x, 0);
+    pthread_join(y, 0);
+    return 0;
+}
