@@ -313,6 +313,8 @@ void ravel__lint_ctx_free(struct ravel__lint_ctx *cx)
             summary_free(&cx->sum[f]);
     free(cx->sum);
     free(cx->sym_spec);
+    free(cx->sym_state);
+    cx->sym_state = NULL;
     free(cx->ev_loop);
     free(cx->local_esc);
     cx->sum = NULL;
@@ -585,6 +587,95 @@ static bool library_name(const char *n)
         if (!strcmp(n, names[i]))
             return true;
     return false;
+}
+
+/* ---- C library summaries ------------------------------------------------------ */
+
+/* Functions of the C library that keep hidden static state, so that two
+ * threads calling them race (POSIX lists them as not thread-safe). Each
+ * call is a write of that state. */
+static const char *const unsafe_fns[] = {
+    "rand", "srand", "random", "srandom", "drand48", "lrand48", "mrand48", "srand48",
+    "strtok", "localtime", "gmtime", "ctime", "asctime", "strerror", "readdir",
+    "getpwnam", "getpwuid", "getgrnam", "getgrgid", "gethostbyname", "gethostbyaddr",
+    "tmpnam", "getlogin", "ttyname", "crypt", "ecvt", "fcvt", "strsignal",
+    "mblen", "mbtowc", "wctomb",
+};
+
+/* C library functions that write through pointer arguments: `from` is the
+ * first argument written, `all` whether every later one is written too
+ * (scanf's targets). free writes the object it frees. */
+static const struct {
+    const char *name;
+    uint8_t from, all;
+} lib_writes[] = {
+    {"scanf", 1, 1},   {"fscanf", 2, 1},  {"sscanf", 2, 1},  {"vscanf", 1, 0},
+    {"fgets", 0, 0},   {"gets", 0, 0},    {"fread", 0, 0},   {"read", 1, 0},
+    {"pread", 1, 0},   {"recv", 1, 0},    {"strcpy", 0, 0},  {"strncpy", 0, 0},
+    {"strcat", 0, 0},  {"strncat", 0, 0}, {"sprintf", 0, 0}, {"snprintf", 0, 0},
+    {"vsprintf", 0, 0}, {"vsnprintf", 0, 0}, {"memcpy", 0, 0}, {"memmove", 0, 0},
+    {"memset", 0, 0},  {"bzero", 0, 0},   {"free", 0, 0},    {"qsort", 0, 0},
+    {"getline", 0, 1}, {"time", 0, 0},    {"pipe", 0, 0},
+};
+
+/* Gives each thread-unsafe library function in the program (declared, not
+ * defined here) a global standing for its hidden state. */
+static void lib_state_init(struct ravel__lint_ctx *cx)
+{
+    struct ravel__lint_prog *p = cx->prog;
+    uint32_t n = p->nsyms;
+    cx->sym_state = malloc((n ? n : 1) * sizeof *cx->sym_state);
+    RAVEL__CHECK(cx->sym_state != NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        cx->sym_state[i] = NONE;
+        if (p->syms[i].kind != RAVEL__SYM_FUNC || p->syms[i].def != NONE)
+            continue;
+        for (size_t k = 0; k < RAVEL__COUNT(unsafe_fns); k++) {
+            if (strcmp(p->syms[i].name, unsafe_fns[k]) != 0)
+                continue;
+            char name[96];
+            snprintf(name, sizeof name, "the static state of %s()", unsafe_fns[k]);
+            uint32_t g = ravel__lint_sym(p, name, RAVEL__LINT_NONE, RAVEL__SYM_GLOBAL);
+            cx->sym_state[i] = ravel__lint_ap_root(p, RAVEL__AP_GLOBAL, g, 0);
+            break;
+        }
+    }
+}
+
+static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap);
+static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
+                    const struct ravel__lint_lockset *held,
+                    const struct ravel__lint_lockset *rel,
+                    const struct ravel__lint_tset *live);
+
+/* The memory a call of a C library function without a body accesses:
+ * its hidden state, and what it writes through its arguments. */
+static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    struct ravel__lint_prog *p = cx->prog;
+    const struct ravel__lint_event *e = &p->events[ev];
+    if (e->callee == NONE || p->syms[e->callee].def != NONE)
+        return;
+    struct ravel__lint_tset live;
+    live_of(st, &live);
+    if (cx->sym_state[e->callee] != NONE)
+        add_acc(fx, cx->sym_state[e->callee], ev, 1, &st->held, &st->released, &live);
+    const char *n = p->syms[e->callee].name;
+    if (!strncmp(n, "__isoc99_", 9)) /* glibc's names for the scanf family */
+        n += 9;
+    for (size_t k = 0; k < RAVEL__COUNT(lib_writes); k++) {
+        if (strcmp(n, lib_writes[k].name) != 0)
+            continue;
+        for (uint32_t i = lib_writes[k].from; i < e->nargs; i++) {
+            uint32_t ap = arg_ap(p, e, i);
+            if (shareable(cx, ap))
+                add_acc(fx, ap, ev, 1, &st->held, &st->released, &live);
+            if (!lib_writes[k].all)
+                break;
+        }
+        break;
+    }
 }
 
 /* The summary of the function a call reaches, or NULL. A definition of a
@@ -1048,6 +1139,10 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             ls_minus(&st->pend[i].held, &kill);
     }
 
+    /* 6b. A C library function's own accesses. */
+    if (!S && fx->rec && cx->lockset)
+        lib_accesses(fx, st, ev);
+
     /* 7. Locks, waits, threads, by name. */
     for (const struct ravel__lint_spec *s = first; s; s = spec_next(cx, s)) {
         uint32_t l = s->nres ? arg_ap(p, &e, s->res[0]) : 0;
@@ -1387,6 +1482,7 @@ void ravel__lint_analyze(struct ravel__lint_ctx *cx)
     struct ravel__lint_prog *p = cx->prog;
     uint32_t nf = p->nfuncs;
     cx->sum = calloc(nf ? nf : 1, sizeof *cx->sum);
+    lib_state_init(cx);
     cx->sym_spec = malloc((p->nsyms ? p->nsyms : 1) * sizeof *cx->sym_spec);
     cx->local_esc = calloc(p->naps ? p->naps : 1, 1);
     RAVEL__CHECK(cx->sum && cx->sym_spec && cx->local_esc);

@@ -152,6 +152,9 @@ struct ravel__lint_ctx {
     /* Filled by the analyses. */
     struct ravel__lint_summary *sum; /* one per function */
     uint32_t *sym_spec;  /* first spec index per symbol, or NONE */
+    uint32_t *sym_state; /* per function symbol without a body: the path of
+                            the hidden state a thread-unsafe C library
+                            function keeps (rand, strtok), or NONE */
     uint8_t *ev_loop;    /* per event: its block is in a cycle */
     uint8_t *local_esc;  /* per path id of a LOCAL root: it escapes */
     uint32_t dropped;    /* summary entries dropped at the bounds */

@@ -324,6 +324,17 @@ bool ravel__lint_quote_lvalue(struct ravel__lint_sources *s, const char *path,
             return false;
         e = prev + 1;
         b = prev >= 0 ? back_postfix(t, prev, lo) : -1;
+    } else if (c == '.' || (c == '-' && c1 == '>')) {
+        /* A member reached through a macro (`mem0.mutex` with mem0 a
+         * macro) is placed at the '.' or '->'. */
+        e = at + (c == '.' ? 1 : 2);
+        while (e < hi && blank(t[e]))
+            e++;
+        if (e >= hi || !(isalpha((unsigned char)t[e]) || t[e] == '_'))
+            return false;
+        while (e < hi && idch(t[e]))
+            e++;
+        b = back_postfix(t, e - 1, lo);
     } else if (isalpha((unsigned char)c) || c == '_') {
         bool member = (prev >= 0 && t[prev] == '.') ||
                       (prev >= 1 && t[prev] == '>' && t[prev - 1] == '-');

@@ -140,7 +140,8 @@ CHECK_TEST(quotes_lvalues)
         {7, 11, true, "pool->qp"},  {7, 24, true, "pool->qp->next->len"},
         {8, 9, true, "arr[i].a[i+1]"}, {9, 5, false, "PP"},
         {9, 18, true, "PP->qp->a[i]"}, {11, 12, true, "(*p).n"},
-        {11, 25, true, "*q"},
+        {11, 25, true, "*q"},       {3, 16, true, "pool->queue.len"},
+        {7, 9, true, "pool->qp"},
     };
     char buf[100];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
