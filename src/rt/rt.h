@@ -493,6 +493,9 @@ bool ravel__heap_info(uint64_t addr, struct ravel__heap_info *info);
 
 /* Detection is on in this executor (--races and memory for the shadow). */
 extern bool ravel__race_on;
+/* The running thread is alone: nothing it accesses now can race, so plain
+ * accesses are not checked (race.c says when). */
+extern bool ravel__race_alone;
 /* Sets up the detector (executor start) and starts an execution. */
 void ravel__race_init(void);
 void ravel__race_begin(void);

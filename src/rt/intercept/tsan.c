@@ -102,7 +102,7 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
         th->writes++;
     else
         th->reads++;
-    if (ravel__race_on)
+    if (ravel__race_on && !ravel__race_alone)
         ravel__race_access(w, a, size, write, pc);
 }
 

@@ -39,6 +39,33 @@
 
 static struct ravel__detector *det;
 bool ravel__race_on;
+bool ravel__race_alone;
+
+/*
+ * A thread running alone - every other thread of the execution finished
+ * and was joined (so everything they did happens before what it does
+ * now), none other live - cannot race, and neither can a thread created
+ * later with what it does now (creation orders them). So its plain
+ * accesses are neither checked nor recorded: the hooks skip the call (a
+ * sequential phase costs what the count of its accesses costs).
+ * Recomputed at thread creations, joins, detaches and finishes. With
+ * promoted racing locations (race-directed scheduling) every access goes
+ * through, since promoted ones are steps.
+ */
+static void update_alone(const struct ravel__exec *x)
+{
+    bool alone = ravel__race_on && ravel__rt.common->npromoted == 0;
+    uint32_t live = 0;
+    for (uint32_t t = 0; t < x->nthreads && alone; t++) {
+        const struct ravel__thread *th = &x->threads[t];
+        if (th->state == RAVEL__T_LIVE)
+            live++;
+        else if (th->state == RAVEL__T_FINISHED &&
+                 (!th->joined || th->detached))
+            alone = false; /* nothing orders its accesses with ours */
+    }
+    ravel__race_alone = alone && live <= 1;
+}
 
 /* ---- stack depot --------------------------------------------------------- */
 
@@ -151,12 +178,26 @@ void ravel__race_begin(void)
 {
     if (ravel__race_on)
         ravel__det_begin(det);
+    update_alone(ravel__rt.x);
 }
 
 void ravel__race_event(const struct ravel__event *ev, int64_t arg)
 {
-    if (ravel__race_on)
-        ravel__det_event(det, ravel__rt.x, ev, arg);
+    if (!ravel__race_on)
+        return;
+    ravel__det_event(det, ravel__rt.x, ev, arg);
+    switch (ev->kind) {
+    case RAVEL__OP_CREATE:
+    case RAVEL__OP_FINISH:
+    case RAVEL__OP_JOIN:
+    case RAVEL__OP_TRYJOIN:
+    case RAVEL__OP_TIMEDJOIN:
+    case RAVEL__OP_DETACH:
+        update_alone(ravel__rt.x);
+        break;
+    default:
+        break;
+    }
 }
 
 void ravel__race_atomic_section(uint32_t t, bool begin)
@@ -320,7 +361,7 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
                         bool write, uint64_t pc)
 {
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
-    if (RAVEL__UNLIKELY(th->ignore))
+    if (RAVEL__UNLIKELY(th->ignore) || ravel__race_alone)
         return;
     const struct ravel__common *c = ravel__rt.common;
     if (RAVEL__UNLIKELY(c->npromoted) && promoted(c, pc))
@@ -358,7 +399,7 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
 void ravel__race_free(const void *p, uint64_t pc)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (!ravel__race_on || !w || !p)
+    if (!ravel__race_on || ravel__race_alone || !w || !p)
         return;
     size_t n = malloc_usable_size((void *)(uintptr_t)p);
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
