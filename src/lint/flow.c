@@ -432,6 +432,10 @@ static void find_loops(struct ravel__lint_ctx *cx)
 
 struct state {
     bool reached;
+    uint32_t guard; /* a global flag read as 0 on every path here, that this
+                       function sets: we are in the once-only part */
+    bool fresh;     /* some path from the entry gets here without creating
+                       a thread (directly or in a callee) */
     struct ravel__lint_lockset held, released;
     struct ravel__lint_tset created, joined;
     uint32_t npend;
@@ -495,7 +499,16 @@ static bool st_merge(struct state *d, const struct state *s)
     ls_union_may(&d->released, &s->released);
     ts_union(&d->created, &s->created);
     ts_union(&d->joined, &s->joined);
-    bool changed = !ls_equal(&held, &d->held) || !ls_equal(&rel, &d->released) ||
+    bool changed = false;
+    if (d->guard != s->guard && d->guard) {
+        d->guard = 0;
+        changed = true;
+    }
+    if (s->fresh && !d->fresh) {
+        d->fresh = true;
+        changed = true;
+    }
+    changed |= !ls_equal(&held, &d->held) || !ls_equal(&rel, &d->released) ||
                    !ts_equal(&cr, &d->created) || !ts_equal(&jo, &d->joined);
     for (uint32_t i = 0; i < s->npend; i++) {
         bool found = false;
@@ -532,6 +545,8 @@ struct fctx {
     uint32_t f;
     bool rec; /* the recording pass */
     struct ravel__lint_summary *sum;
+    uint32_t *gstores; /* global-rooted addresses the function stores to */
+    uint32_t ngstores;
 };
 
 static uint32_t arg(const struct ravel__lint_prog *p, const struct ravel__lint_event *e,
@@ -646,7 +661,7 @@ static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap);
 static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
                     const struct ravel__lint_lockset *held,
                     const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live);
+                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early);
 
 /* The memory a call of a C library function without a body accesses:
  * its hidden state, and what it writes through its arguments. */
@@ -660,7 +675,8 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
     struct ravel__lint_tset live;
     live_of(st, &live);
     if (cx->sym_state[e->callee] != NONE)
-        add_acc(fx, cx->sym_state[e->callee], ev, 1, &st->held, &st->released, &live);
+        add_acc(fx, cx->sym_state[e->callee], ev, 1, &st->held, &st->released, &live,
+                st->guard != 0, st->fresh);
     const char *n = p->syms[e->callee].name;
     if (!strncmp(n, "__isoc99_", 9)) /* glibc's names for the scanf family */
         n += 9;
@@ -670,7 +686,8 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
         for (uint32_t i = lib_writes[k].from; i < e->nargs; i++) {
             uint32_t ap = arg_ap(p, e, i);
             if (shareable(cx, ap))
-                add_acc(fx, ap, ev, 1, &st->held, &st->released, &live);
+                add_acc(fx, ap, ev, 1, &st->held, &st->released, &live, st->guard != 0,
+                        st->fresh);
             if (!lib_writes[k].all)
                 break;
         }
@@ -901,7 +918,7 @@ static uint64_t acc_hash(uint32_t ap, uint32_t ev, uint8_t w)
 static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
                     const struct ravel__lint_lockset *held,
                     const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live)
+                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early)
 {
     struct ravel__lint_summary *s = fx->sum;
     if ((s->naccs + 1) * 2 > s->acchash_cap) {
@@ -927,6 +944,8 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
             ls_intersect(&a->held, held);
             ls_union_may(&a->released, rel);
             ts_union(&a->live, live);
+            a->once &= once;
+            a->early |= early;
             return;
         }
         h = (h + 1) & mask;
@@ -943,6 +962,8 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
     a->held = *held;
     a->released = *rel;
     a->live = *live;
+    a->once = once;
+    a->early = early;
     s->acchash[h] = s->naccs++;
 }
 
@@ -1104,11 +1125,15 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                     for (uint32_t k = 0; k < ca->live.n; k++)
                         if (ca->live.v[k] < S->ninsts)
                             ts_add(&C, map[ca->live.v[k]]);
-                    add_acc(fx, ap, ca->ev, ca->write, &L, &K, &C);
+                    add_acc(fx, ap, ca->ev, ca->write, &L, &K, &C,
+                            ca->once || st->guard != 0,
+                            ca->early && st->fresh);
                 }
             }
         }
         /* 5. The callee's running threads and joins. */
+        if (S->ninsts)
+            st->fresh = false;
         if (S->live_out.all)
             st->created.all = 1;
         for (uint32_t k = 0; k < S->live_out.n; k++) {
@@ -1183,6 +1208,7 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             }
             ts_add(&st->created, id);
             ts_del(&st->joined, id);
+            st->fresh = false;
             break;
         }
         case RAVEL__ROLE_JOIN:
@@ -1261,7 +1287,7 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
         struct ravel__lint_tset live;
         live_of(st, &live);
         add_acc(fx, ap, ev, e->kind == RAVEL__EV_STORE, &st->held, &st->released,
-                &live);
+                &live, st->guard != 0, st->fresh);
     }
 }
 
@@ -1274,6 +1300,18 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
     const struct ravel__lint_prog *p = cx->prog;
     bool ok = !(on & RAVEL__LINT_ON_FAIL);
     const struct ravel__lint_event *e = &p->events[on & ~RAVEL__LINT_ON_FAIL];
+    if (e->kind == RAVEL__EV_LOAD) {
+        /* `if (G.flag) return;`: past it, until the paths join again, runs
+         * what only a first call does - if this function sets G.flag. */
+        uint32_t ap = arg_ap(p, e, 0);
+        if (!ok || st->guard || !ap || ravel__lint_ap_rootkind(p, ap) != RAVEL__AP_GLOBAL ||
+            ravel__lint_ap_has_deref(p, ap))
+            return;
+        for (uint32_t i = 0; i < fx->ngstores; i++)
+            if (fx->gstores[i] == ap)
+                st->guard = ap;
+        return;
+    }
     for (const struct ravel__lint_spec *s = spec_first(cx, e); s; s = spec_next(cx, s)) {
         if (s->role != RAVEL__ROLE_LOCK || !s->nres)
             continue;
@@ -1393,11 +1431,28 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     for (uint32_t b = 0; b < nb; b++)
         st_init(&in[b]);
     in[0].reached = true;
+    in[0].fresh = true;
     struct state cur, exit, edge;
     st_init(&cur);
     st_init(&exit);
     st_init(&edge);
-    struct fctx fx = {cx, f, false, sum};
+    struct fctx fx = {cx, f, false, sum, NULL, 0};
+    {
+        /* The globals this function stores to (for the once-only guard). */
+        uint32_t first = b0[0].first_event;
+        uint32_t last = b0[nb - 1].first_event + b0[nb - 1].nevents;
+        uint32_t cap = 0;
+        for (uint32_t ev = first; ev < last; ev++) {
+            const struct ravel__lint_event *e = &p->events[ev];
+            if (e->kind != RAVEL__EV_STORE)
+                continue;
+            uint32_t ap = arg_ap(p, e, 0);
+            if (!ap || ravel__lint_ap_rootkind(p, ap) != RAVEL__AP_GLOBAL)
+                continue;
+            PUSH(fx.gstores, fx.ngstores, cap);
+            fx.gstores[fx.ngstores++] = ap;
+        }
+    }
 
     /* The fixpoint: a FIFO of blocks whose entry state changed. */
     uint32_t head = 0, count = 0;
@@ -1471,6 +1526,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     free(cur.pend);
     free(exit.pend);
     free(edge.pend);
+    free(fx.gstores);
     free(in);
     free(queue);
     free(inq);

@@ -103,6 +103,10 @@ struct ravel__lint_acc {
     struct ravel__lint_lockset held;     /* taken since entry, surely held */
     struct ravel__lint_lockset released; /* released since entry, perhaps */
     struct ravel__lint_tset live;        /* threads perhaps running */
+    uint8_t once;  /* on every path, made only where a global flag the
+                      function sets was read as 0 (`if (G.isInit) return;`
+                      first): the work of a first call only */
+    uint8_t early; /* on some path, made with no thread of ours running */
 };
 
 /* A thread created by a function or its callees. */

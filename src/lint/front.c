@@ -155,7 +155,7 @@ struct tr {
     struct pmap gvals;  /* globals and constants -> value id */
     struct pmap vals;   /* this function's values -> value id */
     struct pmap blocks; /* this function's blocks -> index */
-    struct pmap callev; /* this function's call instructions -> event */
+    struct pmap callev; /* this function's calls and loads -> event */
     struct fnames fieldnames; /* (struct type, field) -> its name */
     uint32_t fid;       /* function being translated */
     uint32_t nextid;    /* ids of its locals and opaque values */
@@ -713,7 +713,8 @@ static void translate_inst(struct tr *t, LLVMValueRef inst)
         uint32_t a = val_of(t, LLVMGetOperand(inst, 0), 0);
         loc_of(t, inst, &file, &line, &col);
         unsigned fl = LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? RAVEL__EVF_ATOMIC : 0;
-        ravel__lint_add_event(p, RAVEL__EV_LOAD, NONE, &a, 1, file, line, col, fl);
+        *pmap_slot(&t->callev, inst, true) =
+            ravel__lint_add_event(p, RAVEL__EV_LOAD, NONE, &a, 1, file, line, col, fl);
         break;
     }
     case LLVMStore: {
@@ -759,8 +760,8 @@ static void translate_inst(struct tr *t, LLVMValueRef inst)
 }
 
 /* A conditional branch on `call(...) == 0` or `!= 0` (also `!call()`,
- * `call() < 0` is not: only equality with zero is understood): the call's
- * event, with *ok0 telling whether the first successor is the branch where
+ * `call() < 0` is not: only equality with zero is understood), or on a
+ * loaded value (`if (G.isInit)`): the call's or load's event, with *ok0 telling whether the first successor is the branch where
  * it returned 0. NONE for any other terminator. This is what makes
  * `if (pthread_mutex_trylock(&m) == 0)` hold the lock on one branch only. */
 static uint32_t branch_on_call(struct tr *t, LLVMValueRef term, bool *ok0)
@@ -768,6 +769,14 @@ static uint32_t branch_on_call(struct tr *t, LLVMValueRef term, bool *ok0)
     if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term))
         return NONE;
     LLVMValueRef c = LLVMGetCondition(term);
+    if (c && LLVMIsATruncInst(c)) { /* a bool loaded and tested */
+        LLVMValueRef x = LLVMGetOperand(c, 0);
+        uint32_t *slot = LLVMIsALoadInst(x) ? pmap_slot(&t->callev, x, false) : NULL;
+        if (!slot)
+            return NONE;
+        *ok0 = false;
+        return *slot;
+    }
     if (!c || !LLVMIsAICmpInst(c))
         return NONE;
     LLVMIntPredicate pr = LLVMGetICmpPredicate(c);
@@ -782,7 +791,9 @@ static uint32_t branch_on_call(struct tr *t, LLVMValueRef term, bool *ok0)
     if (!LLVMIsAConstantInt(b) || LLVMConstIntGetZExtValue(b) != 0)
         return NONE;
     a = strip_casts(a);
-    if (!LLVMIsACallInst(a))
+    if (a && (LLVMIsAZExtInst(a) || LLVMIsASExtInst(a) || LLVMIsATruncInst(a)))
+        a = LLVMGetOperand(a, 0);
+    if (!a || !(LLVMIsACallInst(a) || LLVMIsALoadInst(a)))
         return NONE;
     uint32_t *slot = pmap_slot(&t->callev, a, false);
     if (!slot)

@@ -208,9 +208,22 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
     for (uint32_t i = 0; i < np; i++)
         rargs[i] = ravel__lint_val1(p, ravel__lint_ap_root(p, RAVEL__AP_ARG, root, i));
 
+    /* Initialisation done once: an access made only past a `G.flag == 0`
+     * test of a flag its function sets, and reached by the root with no
+     * thread running, is done by that first call, before any thread
+     * exists; later calls find the flag set and skip it, in the root and
+     * in the threads alike. */
+    uint8_t *first_only = calloc(p->nevents ? p->nevents : 1, 1);
+    RAVEL__CHECK(first_only != NULL);
+    for (uint32_t i = 0; i < rs->naccs; i++)
+        if (rs->accs[i].once && rs->accs[i].early)
+            first_only[rs->accs[i].ev] = 1;
+
     struct rvec all = {NULL, 0, 0};
     for (uint32_t i = 0; i < rs->naccs; i++) {
         const struct ravel__lint_acc *a = &rs->accs[i];
+        if (a->once && first_only[a->ev])
+            continue;
         struct racc r;
         memset(&r, 0, sizeof r);
         r.ap = ravel__lint_ap_subst(p, a->ap, rargs, np);
@@ -233,6 +246,8 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         bool own = per_instance(cx, targ);
         for (uint32_t i = 0; i < ss->naccs; i++) {
             const struct ravel__lint_acc *a = &ss->accs[i];
+            if (a->once && first_only[a->ev])
+                continue;
             enum ravel__lint_ap_kind rk = ravel__lint_ap_rootkind(p, a->ap);
             /* The thread's own stack and heap blocks are its own. */
             if (rk == RAVEL__AP_LOCAL || rk == RAVEL__AP_ALLOC || rk == RAVEL__AP_VALUE)
@@ -252,6 +267,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         }
     }
     free(rargs);
+    free(first_only);
 
     /* Compare accesses that share a root object; sorting by path brings
      * equal paths together, and may-alias pairs share their root. */

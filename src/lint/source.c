@@ -303,6 +303,10 @@ bool ravel__lint_quote_lvalue(struct ravel__lint_sources *s, const char *path,
     long lo = at > 400 ? at - 400 : 0;
     long hi = at + 400 < (long)f->len ? at + 400 : (long)f->len;
     long b = -1, e = -1;
+    /* Inside a name (clang places some members reached through macros
+     * there): from its start. */
+    while (at > lo && idch(t[at]) && idch(t[at - 1]))
+        at--;
     char c = t[at], c1 = at + 1 < hi ? t[at + 1] : 0;
     bool incdec = (c == '+' && c1 == '+') || (c == '-' && c1 == '-');
     long prev = back_nb(t, at - 1, lo);
@@ -338,8 +342,13 @@ bool ravel__lint_quote_lvalue(struct ravel__lint_sources *s, const char *path,
     } else if (isalpha((unsigned char)c) || c == '_') {
         bool member = (prev >= 0 && t[prev] == '.') ||
                       (prev >= 1 && t[prev] == '>' && t[prev - 1] == '-');
-        if (member && prev >= 1 && t[prev] == '.' && isdigit((unsigned char)t[prev - 1]))
-            member = false;
+        if (member && t[prev] == '.') { /* not the fraction of 1.5 */
+            long k = prev - 1;
+            while (k >= lo && idch(t[k]))
+                k--;
+            if (k + 1 < prev && isdigit((unsigned char)t[k + 1]))
+                member = false;
+        }
         if (member) {
             e = at;
             while (e < hi && idch(t[e]))

@@ -120,7 +120,8 @@ static const char lv[] =
     "    x = arr[i].a[i+1] * y;\n"      /* 8: load col 9 */
     "    PP->qp->a[i] = 2;\n"           /* 9: load of PP col 5, store col 18 */
     "    memcpy(&g, p, 4); x == y;\n"   /* 10: call col 5, compare col 24 */
-    "    (*p).n = 1; x = y * *q;\n";    /* 11: store col 12, load col 25 */
+    "    (*p).n = 1; x = y * *q;\n"     /* 11: store col 12, load col 25 */
+    "    x = mem0.mutex;\n";            /* 12: load at 'mutex' col 14 */
 
 CHECK_TEST(quotes_lvalues)
 {
@@ -141,7 +142,8 @@ CHECK_TEST(quotes_lvalues)
         {8, 9, true, "arr[i].a[i+1]"}, {9, 5, false, "PP"},
         {9, 18, true, "PP->qp->a[i]"}, {11, 12, true, "(*p).n"},
         {11, 25, true, "*q"},       {3, 16, true, "pool->queue.len"},
-        {7, 9, true, "pool->qp"},
+        {7, 9, true, "pool->qp"},   {12, 14, true, "mem0.mutex"},
+        {12, 16, true, "mem0.mutex"},
     };
     char buf[100];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
