@@ -20,6 +20,7 @@ struct autos {
     struct ravel__strategy *dpor, *pct;
     struct ravel__explore_stats dpor_stats, pct_stats;
     bool switched;
+    bool midway; /* this lane switched in the middle of an execution */
     uint32_t lane; /* lanes (--jobs): only lane 0 goes on with PCT */
     uint64_t budget;
     double time_budget, start;
@@ -44,12 +45,34 @@ static void auto_begin(struct ravel__strategy *base, uint64_t number)
     active(a)->ops->begin(active(a), number);
 }
 
+/*
+ * DPOR's dependency bitsets hold 64 threads. An execution that creates
+ * more switches the run to PCT on the spot: this execution goes on under
+ * PCT (no execution is lost), DPOR's search ends on every lane, and only
+ * lane 0 goes on with PCT. The summary's guarantee line says why.
+ */
+#define DPOR_MAX_THREADS 64
+
+static void switch_midway(struct autos *a, const struct ravel__exec *x)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "an execution created %u threads, more than DPOR's %d",
+             x->nthreads, DPOR_MAX_THREADS);
+    ravel__systematic_abandon(a->dpor, why);
+    a->switched = true;
+    a->midway = true;
+    a->pct->ops->begin(a->pct, x->number);
+}
+
 static uint32_t auto_choose_thread(struct ravel__strategy *base,
                                    const struct ravel__exec *x,
                                    const uint32_t *enabled, uint32_t n,
                                    uint32_t current)
 {
     struct autos *a = (struct autos *)base;
+    if (!a->switched && x->nthreads > DPOR_MAX_THREADS)
+        switch_midway(a, x);
     struct ravel__strategy *s = active(a);
     uint32_t r = s->ops->choose_thread(s, x, enabled, n, current);
     if (r == RAVEL__CHOICE_ERROR)
@@ -106,7 +129,7 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
             return true;
         /* Time for PCT (decided here, or by another lane, which made DPOR
          * stop): lane 0 runs it, the other lanes end. */
-        ravel__systematic_abandon(a->dpor);
+        ravel__systematic_abandon(a->dpor, NULL);
         a->switched = true;
         merge_stats(a);
         return a->lane == 0;
@@ -116,7 +139,9 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
     merge_stats(a);
     if (!more)
         base->exhausted = true;
-    return more;
+    /* A lane that switched midway finished its execution under PCT; lane
+     * 0 runs the rest. */
+    return more && a->lane == 0;
 }
 
 static void auto_finish(struct ravel__strategy *base)
@@ -130,10 +155,19 @@ static void auto_finish(struct ravel__strategy *base)
         return;
     }
     a->pct->ops->finish(a->pct);
+    const char *why = ravel__systematic_abandoned_why(a->dpor);
+    char first[120];
+    if (why[0])
+        snprintf(first, sizeof first, "auto switched to PCT: %s", why);
+    else
+        snprintf(first, sizeof first,
+                 "DPOR did not finish in half the budget (%llu traces)",
+                 (unsigned long long)a->dpor_stats.traces);
+    /* No guarantee for PCT runs that did not happen. */
     snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
-             "DPOR did not finish in half the budget (%llu traces); then "
-             "%.200s",
-             (unsigned long long)a->dpor_stats.traces, a->pct_stats.guarantee);
+             "%s; then %.190s", first,
+             a->pct_stats.guarantee[0] ? a->pct_stats.guarantee
+                                       : "no PCT execution ran");
     base->stats->complete = 0;
 }
 

@@ -129,6 +129,10 @@ static void pct_finish(struct ravel__strategy *base)
                  "exhausted: the program has a single schedule");
         return;
     }
+    if (p->runs == 0) { /* nothing ran: nothing is promised */
+        base->stats->guarantee[0] = 0;
+        return;
+    }
     snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
              "PCT d=%u, %llu runs (n=%u threads, k=%llu steps): a depth-%u "
              "bug is missed with probability below %.3g",

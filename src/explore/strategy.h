@@ -121,7 +121,10 @@ struct ravel__strategy *ravel__systematic_new(
     const struct ravel__strategy_config *c, bool dpor);
 struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c);
 /* Stops a systematic search before it is exhausted (auto switching to
- * PCT): this lane gives up its branch, and every lane's search ends. */
-void ravel__systematic_abandon(struct ravel__strategy *s);
+ * PCT): this lane gives up its branch, and every lane's search ends. `why`
+ * (copied; NULL: the budget) is kept for every lane to read with
+ * ravel__systematic_abandoned_why ("" when abandoned for the budget). */
+void ravel__systematic_abandon(struct ravel__strategy *s, const char *why);
+const char *ravel__systematic_abandoned_why(struct ravel__strategy *s);
 
 #endif

@@ -983,13 +983,20 @@ static void leave(struct sys *s, struct ravel__lane *ln)
     }
 }
 
-void ravel__systematic_abandon(struct ravel__strategy *base)
+void ravel__systematic_abandon(struct ravel__strategy *base, const char *why)
 {
     struct sys *s = (struct sys *)base;
     ravel__tree_lock(s->t);
     s->t->abandoned = 1;
+    if (why && !s->t->abandon_why[0])
+        snprintf(s->t->abandon_why, sizeof s->t->abandon_why, "%s", why);
     leave(s, my_lane(s));
     ravel__tree_unlock(s->t);
+}
+
+const char *ravel__systematic_abandoned_why(struct ravel__strategy *base)
+{
+    return ((struct sys *)base)->t->abandon_why;
 }
 
 static void pause_briefly(unsigned round)

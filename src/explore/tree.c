@@ -35,7 +35,9 @@ static size_t align64(size_t n)
 
 static uint32_t path_cap(uint64_t max_steps)
 {
-    uint64_t n = max_steps + RAVEL__MAX_VCHOICES + 16;
+    /* A choice of thread per step, and a value choice per step (which
+     * waiter a signal wakes) plus the data choices. */
+    uint64_t n = 2 * (max_steps + 64) + RAVEL__MAX_VCHOICES + 16;
     return n > UINT32_MAX / 4 ? UINT32_MAX / 4 : (uint32_t)n;
 }
 

@@ -115,6 +115,7 @@ struct ravel__tree {
     int32_t bound; /* current bound of an iterated bounded search, or -1 */
     uint8_t exhausted;
     uint8_t abandoned; /* the search was stopped before it was exhausted */
+    char abandon_why[160]; /* why, when not for the budget ("" then) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
     uint32_t wn_cap, wn_top;

@@ -88,7 +88,9 @@ size_t ravel__exec_size(uint32_t max_events, uint32_t max_objects)
     return align16(sizeof(struct ravel__exec)) +
            align16((size_t)max_objects * sizeof(struct ravel__object)) +
            align16((size_t)index_size(max_objects) * sizeof(uint32_t)) +
-           align16((size_t)max_events * sizeof(struct ravel__event));
+           align16((size_t)max_events * sizeof(struct ravel__event)) +
+           align16(((size_t)max_events + RAVEL__MAX_VCHOICES) *
+                   sizeof(struct ravel__vchoice));
 }
 
 struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
@@ -102,6 +104,9 @@ struct ravel__exec *ravel__exec_layout(void *mem, uint32_t max_events,
     x->index = (uint32_t *)p;
     p += align16((size_t)index_size(max_objects) * sizeof(uint32_t));
     x->events = (struct ravel__event *)p;
+    p += align16((size_t)max_events * sizeof(struct ravel__event));
+    x->vchoices = (struct ravel__vchoice *)p;
+    x->max_vchoices = max_events + RAVEL__MAX_VCHOICES;
     x->max_events = max_events;
     x->max_objects = max_objects;
     x->index_mask = index_size(max_objects) - 1;
@@ -113,18 +118,24 @@ void ravel__exec_copy(struct ravel__exec *dst, const struct ravel__exec *src)
     struct ravel__object *objects = dst->objects;
     uint32_t *index = dst->index;
     struct ravel__event *events = dst->events;
+    struct ravel__vchoice *vchoices = dst->vchoices;
     uint32_t me = dst->max_events, mo = dst->max_objects, im = dst->index_mask;
-    RAVEL__CHECK(src->nevents <= me && src->nobjects <= mo);
+    uint32_t mv = dst->max_vchoices;
+    RAVEL__CHECK(src->nevents <= me && src->nobjects <= mo &&
+                 src->nvchoices <= mv);
     memcpy(dst, src, offsetof(struct ravel__exec, threads));
     memcpy(dst->threads, src->threads, src->nthreads * sizeof *src->threads);
     dst->objects = objects;
     dst->index = index;
     dst->events = events;
+    dst->vchoices = vchoices;
+    dst->max_vchoices = mv;
     dst->max_events = me;
     dst->max_objects = mo;
     dst->index_mask = im;
     memcpy(objects, src->objects, src->nobjects * sizeof *objects);
     memcpy(events, src->events, src->nevents * sizeof *events);
+    memcpy(vchoices, src->vchoices, src->nvchoices * sizeof *vchoices);
 }
 
 void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
@@ -716,8 +727,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         }
         uint32_t pick = 0;
         if (n > 1) {
-            if (x->nvchoices >= RAVEL__MAX_VCHOICES)
-                return RAVEL__APPLY_FULL;
+            if (x->nvchoices >= x->max_vchoices)
+                return RAVEL__APPLY_FULL; /* not with a laid-out exec */
             pick = choose(ctx, n);
             RAVEL__CHECK(pick < n);
             x->vchoices[x->nvchoices++] = (struct ravel__vchoice){

@@ -39,7 +39,11 @@
 #define RAVEL__MAX_HELD 32
 /* Thread names are creation paths: "1", "1.2", "1.2.1" ... */
 #define RAVEL__NAME_MAX 48
-/* Data choices (which waiter a signal wakes ...) in one execution. */
+/* Data choices (ravel_choose, property tests' generators) in one
+ * execution, beyond the wake choices: a signal's choice of which waiter
+ * wakes is made by one event, so an execution of max_events events has
+ * room for max_events + RAVEL__MAX_VCHOICES choices (ravel__exec_layout)
+ * and wake choices never run out. */
 #define RAVEL__MAX_VCHOICES 4096
 #define RAVEL__MSG_MAX 512
 
@@ -288,6 +292,7 @@ enum ravel__end_reason {
 struct ravel__exec {
     uint64_t number; /* execution number within the run, from 0 */
     uint32_t max_events, max_objects, index_mask;
+    uint32_t max_vchoices; /* max_events + RAVEL__MAX_VCHOICES */
     uint32_t nthreads, nobjects, nevents, nvchoices;
     uint32_t running;       /* thread holding the baton */
     uint32_t choice_points; /* real choices (more than one option) */
@@ -305,7 +310,7 @@ struct ravel__exec {
     struct ravel__object *objects;
     uint32_t *index; /* open addressing: object index + 1, 0 = empty */
     struct ravel__event *events;
-    struct ravel__vchoice vchoices[RAVEL__MAX_VCHOICES];
+    struct ravel__vchoice *vchoices;
     struct ravel__thread threads[RAVEL__MAX_THREADS];
 };
 

@@ -1070,7 +1070,8 @@ static void record_sched(struct sched *s, const struct ravel__exec *x)
         s->step[e] = (uint8_t)(j < 64 ? j : 0);
     }
     s->nvals = 0;
-    for (uint32_t i = R.gen_vchoices; i < x->nvchoices; i++)
+    for (uint32_t i = R.gen_vchoices;
+         i < x->nvchoices && s->nvals < RAVEL__MAX_VCHOICES; i++)
         s->vals[s->nvals++] = x->vchoices[i].value;
 }
 

@@ -122,7 +122,7 @@ uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n)
     struct ravel__exec *x = ravel__rt.x;
     if (n <= 1)
         return 0;
-    if (x->nvchoices >= RAVEL__MAX_VCHOICES)
+    if (x->nvchoices >= x->max_vchoices)
         ravel__tool_error(w, "one execution needs more than %d data choices",
                           RAVEL__MAX_VCHOICES);
     uint32_t v;

@@ -20,6 +20,8 @@ Groups (one ctest test each; see tests/CMakeLists.txt):
     races        data-race reports: their content, once per pair of code
                  locations, suppressions, bad suppression files, --no-races
     cc           ravel-cc builds with gcc and clang, and split compile+link
+    written      programs as they are written: a thread pool of 4, 32 and 256
+                 workers, clocks, sleeps, timeouts, random sources
 """
 import argparse
 import json
@@ -357,6 +359,71 @@ def group_direct(args):
     shutil.rmtree(work)
 
 
+def group_written(args):
+    """Programs as they are written (tests/e2e/written): a thread pool of
+    4, 32 and 256 workers on one condition variable with a time()-bounded
+    shutdown loop runs under every strategy without a report; its variant
+    with a missing lock is found by each; auto with more than 64 threads
+    switches to PCT and says why; a program that reads clocks, sleeps,
+    times out and draws random numbers is explored completely by DPOR."""
+    work = tempfile.mkdtemp(prefix="ravel-written-")
+    d = os.path.join(os.path.dirname(args.exe_dir), "tests", "written")
+    pool, bug, vt = (os.path.join(d, n) for n in ("pool", "pool_missing_lock", "vtime"))
+
+    def summary(p):
+        try:
+            return json.loads(p.stdout)
+        except ValueError:
+            return {}
+
+    for n, budget in ((4, 300), (32, 100), (256, 15)):
+        for strategy in ("auto", "dpor", "random", "pct"):
+            p = run([args.ravel, "run", "--json", "--strategy", strategy, "--seed", "1",
+                     "--executions", str(budget), "--", pool, str(n)], cwd=work, timeout=600)
+            s = summary(p)
+            if strategy == "dpor" and n > 64:
+                # DPOR proper keeps its limit, in one line.
+                check(p.returncode == 2 and "up to 64 threads" in p.stderr,
+                      "pool %d under dpor: %d %s" % (n, p.returncode, p.stderr[-300:]))
+                continue
+            check(p.returncode == 0 and s.get("result") == "clean"
+                  and s.get("executions", 0) >= min(budget, 2),
+                  "pool %d under %s: exit %d %s" % (n, strategy, p.returncode, p.stderr[-1500:]))
+            if strategy == "auto" and n > 64:
+                check("auto switched to PCT: an execution created 65 threads, more than DPOR's 64"
+                      in p.stderr and "PCT d=3" in p.stderr,
+                      "auto with %d threads: no reason for the switch: %s" % (n, p.stderr[-600:]))
+        for strategy in ("auto", "random", "pct"):
+            p = run([args.ravel, "run", "--json", "--strategy", strategy, "--seed", "1",
+                     "--", bug, str(n)], cwd=work, timeout=600)
+            s = summary(p)
+            kinds = [b["kind"] for b in s.get("bugs", [])]
+            check(p.returncode == 1 and "data-race" in kinds,
+                  "missing lock, %d workers, %s: exit %d %s" % (n, strategy, p.returncode, kinds))
+    # Many signals to many waiters: wake choices are not data choices.
+    p = run([args.ravel, "run", "--json", "--strategy", "random", "--seed", "1",
+             "--executions", "3", "--", pool, "64", "5000"], cwd=work, timeout=600)
+    check(p.returncode == 0 and summary(p).get("executions") == 3,
+          "5000 jobs for 64 workers: %d %s" % (p.returncode, p.stderr[-400:]))
+    # Clocks, sleeps, timeouts and random sources: deterministic per
+    # execution, so DPOR finishes and no result differs.
+    p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--seed", "1", "--", vt],
+            cwd=work)
+    s = summary(p)
+    check(p.returncode == 0 and s.get("complete") and s.get("traces", 0) > 50
+          and len(s.get("outcomes", [])) == 1,
+          "vtime under dpor: %d %s %s" % (p.returncode, p.stdout[-300:], p.stderr[-800:]))
+    p = run([args.ravel, "run", "--json", "--strategy", "random", "--seed", "3",
+             "--executions", "200", "--", vt], cwd=work)
+    check(p.returncode == 0 and len(summary(p).get("outcomes", [])) == 1,
+          "vtime under random: %d %s" % (p.returncode, p.stderr[-800:]))
+    # Run directly, its output is one execution's.
+    p = run([vt], cwd=work)
+    check(p.returncode == 0 and p.stdout.count("iterations in one second") == 1,
+          "vtime run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-300:]))
+    shutil.rmtree(work)
+
+
 def group_cc(args):
     """ravel-cc with gcc and clang: compile+link in one command, separate
     compile and link, and a program that includes ravel.h."""
@@ -514,6 +581,7 @@ def main():
         "expect": group_expect, "determinism": group_determinism,
         "badinput": group_badinput, "gdb": group_gdb,
         "direct": group_direct, "cc": group_cc, "races": group_races,
+        "written": group_written,
     }
     groups[args.group](args)
     if FAILURES:

@@ -162,7 +162,9 @@ RAVEL__EXPORT int dup3(int from, int to, int flags)
 
 RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
 {
-    FILE *f = REAL(fopen)(path, mode);
+    FILE *f = ravel__devrandom_fopen(path, mode, RAVEL__CALLER_PC);
+    if (!f)
+        f = REAL(fopen)(path, mode);
     if (f && ravel__controlled() && ravel__pc_instrumented(RAVEL__CALLER_PC))
         ravel__files_record(f);
     return f;

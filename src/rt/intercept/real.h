@@ -19,6 +19,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -123,7 +124,17 @@
     X(int, dup3, (int, int, int))                                              \
     X(FILE *, fopen, (const char *, const char *))                             \
     X(FILE *, fdopen, (int, const char *))                                     \
-    X(int, fclose, (FILE *))
+    X(int, fclose, (FILE *))                                                   \
+    X(time_t, time, (time_t *))                                                \
+    X(int, gettimeofday, (struct timeval *restrict, void *restrict))           \
+    X(int, clock_gettime, (clockid_t, struct timespec *))                      \
+    X(int, timespec_get, (struct timespec *, int))                             \
+    X(clock_t, clock, (void))                                                  \
+    X(ssize_t, getrandom, (void *, size_t, unsigned))                          \
+    X(int, getentropy, (void *, size_t))                                       \
+    X(int, open, (const char *, int, ...))                                     \
+    X(int, open64, (const char *, int, ...))                                   \
+    X(int, openat, (int, const char *, int, ...))
 
 #define RAVEL_REAL_DECLARE(ret, name, args) extern ret(*ravel__real_##name) args;
 RAVEL_REAL_LIST(RAVEL_REAL_DECLARE)

@@ -89,8 +89,10 @@ RAVEL__EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(pthread_mutex_timedlock)(m, t);
-    return op(w, RAVEL__OP_MUTEX_TIMEDLOCK, mutex_obj(w, m), RAVEL__NONE, 0,
-              RAVEL__CALLER_PC);
+    return ravel__vtime_waited(op(w, RAVEL__OP_MUTEX_TIMEDLOCK,
+                                  mutex_obj(w, m), RAVEL__NONE, 0,
+                                  RAVEL__CALLER_PC),
+                               -1, t);
 }
 
 RAVEL__EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c,
@@ -101,8 +103,10 @@ RAVEL__EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c,
         return REAL(pthread_mutex_clocklock) ? REAL(pthread_mutex_clocklock)(
                                                    m, c, t)
                                              : ENOSYS;
-    return op(w, RAVEL__OP_MUTEX_TIMEDLOCK, mutex_obj(w, m), RAVEL__NONE, 0,
-              RAVEL__CALLER_PC);
+    return ravel__vtime_waited(op(w, RAVEL__OP_MUTEX_TIMEDLOCK,
+                                  mutex_obj(w, m), RAVEL__NONE, 0,
+                                  RAVEL__CALLER_PC),
+                               c, t);
 }
 
 RAVEL__EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
@@ -174,7 +178,8 @@ RAVEL__EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(pthread_cond_timedwait)(c, m, t);
-    return cond_wait(w, c, m, true, RAVEL__CALLER_PC);
+    return ravel__vtime_waited(cond_wait(w, c, m, true, RAVEL__CALLER_PC), -1,
+                               t);
 }
 
 RAVEL__EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
@@ -186,7 +191,8 @@ RAVEL__EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
         return REAL(pthread_cond_clockwait)
                    ? REAL(pthread_cond_clockwait)(c, m, clock, t)
                    : ENOSYS;
-    return cond_wait(w, c, m, true, RAVEL__CALLER_PC);
+    return ravel__vtime_waited(cond_wait(w, c, m, true, RAVEL__CALLER_PC),
+                               clock, t);
 }
 
 RAVEL__EXPORT int pthread_cond_signal(pthread_cond_t *c)
@@ -246,7 +252,9 @@ RW_INTERCEPT(pthread_rwlock_destroy, RAVEL__OP_RW_DESTROY)
         struct ravel__worker *w = ravel__controlled();                         \
         if (!w)                                                                \
             return REAL(name)(l, t);                                           \
-        return op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC);    \
+        return ravel__vtime_waited(                                            \
+            op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC), -1,   \
+            t);                                                                \
     }
 RW_TIMED_INTERCEPT(pthread_rwlock_timedrdlock, RAVEL__OP_RW_TIMEDRDLOCK)
 RW_TIMED_INTERCEPT(pthread_rwlock_timedwrlock, RAVEL__OP_RW_TIMEDWRLOCK)
@@ -259,7 +267,9 @@ RW_TIMED_INTERCEPT(pthread_rwlock_timedwrlock, RAVEL__OP_RW_TIMEDWRLOCK)
         struct ravel__worker *w = ravel__controlled();                         \
         if (!w)                                                                \
             return REAL(name) ? REAL(name)(l, c, t) : ENOSYS;                  \
-        return op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC);    \
+        return ravel__vtime_waited(                                            \
+            op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC), c,    \
+            t);                                                                \
     }
 RW_CLOCK_INTERCEPT(pthread_rwlock_clockrdlock, RAVEL__OP_RW_TIMEDRDLOCK)
 RW_CLOCK_INTERCEPT(pthread_rwlock_clockwrlock, RAVEL__OP_RW_TIMEDWRLOCK)
@@ -365,8 +375,10 @@ RAVEL__EXPORT int sem_timedwait(sem_t *s, const struct timespec *t)
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(sem_timedwait)(s, t);
-    return sem_result(op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s),
-                         RAVEL__NONE, 0, RAVEL__CALLER_PC));
+    return sem_result(ravel__vtime_waited(
+        op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s), RAVEL__NONE, 0,
+           RAVEL__CALLER_PC),
+        -1, t));
 }
 
 RAVEL__EXPORT int sem_clockwait(sem_t *s, clockid_t c,
@@ -380,8 +392,10 @@ RAVEL__EXPORT int sem_clockwait(sem_t *s, clockid_t c,
         }
         return REAL(sem_clockwait)(s, c, t);
     }
-    return sem_result(op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s),
-                         RAVEL__NONE, 0, RAVEL__CALLER_PC));
+    return sem_result(ravel__vtime_waited(
+        op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s), RAVEL__NONE, 0,
+           RAVEL__CALLER_PC),
+        c, t));
 }
 
 RAVEL__EXPORT int sem_post(sem_t *s)

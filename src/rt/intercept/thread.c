@@ -251,7 +251,8 @@ RAVEL__EXPORT int pthread_key_delete(pthread_key_t key)
     return REAL(pthread_key_delete)(key);
 }
 
-/* ---- yields and sleeps: time is a choice, not a clock ----------------- */
+/* ---- yields and sleeps: a yield to the scheduler, and the virtual clock
+ * (intercept/time.c) advances by the time asked ---------------------------- */
 
 static void yield_step(struct ravel__worker *w, uint16_t kind, uint64_t pc)
 {
@@ -274,6 +275,7 @@ RAVEL__EXPORT unsigned sleep(unsigned seconds)
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(sleep)(seconds);
+    ravel__vtime_sleep_ns((uint64_t)seconds * 1000000000u);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
     return 0;
 }
@@ -283,6 +285,7 @@ RAVEL__EXPORT int usleep(useconds_t usec)
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(usleep)(usec);
+    ravel__vtime_sleep_ns((uint64_t)usec * 1000u);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
     return 0;
 }
@@ -292,6 +295,7 @@ RAVEL__EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(nanosleep)(req, rem);
+    ravel__vtime_sleep(CLOCK_MONOTONIC, false, req);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
     if (rem)
         rem->tv_sec = rem->tv_nsec = 0;
@@ -305,6 +309,7 @@ RAVEL__EXPORT int clock_nanosleep(clockid_t clock, int flags,
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(clock_nanosleep)(clock, flags, req, rem);
+    ravel__vtime_sleep(clock, (flags & TIMER_ABSTIME) != 0, req);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
     if (rem)
         rem->tv_sec = rem->tv_nsec = 0;

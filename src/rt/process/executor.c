@@ -111,6 +111,7 @@ static void run_one(uint64_t number)
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
     capture_reset(number);
+    ravel__vtime_begin();
     atomic_store(&rt->sh->running_tid, w->tid);
     atomic_fetch_add(&rt->sh->progress, 1);
     atomic_store(&rt->sh->in_execution, 1);

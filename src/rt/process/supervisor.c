@@ -156,7 +156,14 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
     t.nsteps = sched.nsteps;
     t.nruns = sched.nruns;
     t.runs = sched.runs;
-    struct ravel__ticket_vchoice vc[RAVEL__MAX_VCHOICES];
+    struct ravel__ticket_vchoice *vc =
+        malloc((x->nvchoices + 1) * sizeof *vc);
+    if (!vc) {
+        static const char oom[] = "ravel: warning: out of memory for a ticket\n";
+        out_err(oom, sizeof oom - 1);
+        ravel__ticket_free(&sched);
+        return;
+    }
     for (uint32_t i = 0; i < x->nvchoices; i++)
         vc[i] = (struct ravel__ticket_vchoice){
             x->vchoices[i].step, x->vchoices[i].n, x->vchoices[i].value};
@@ -175,6 +182,7 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__ticket_format(&t, &sb);
     ravel__ticket_free(&sched);
+    free(vc);
 
     char path[PATH_MAX], tmp[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s-s%llu-e%llu-%s.ticket",
