@@ -29,8 +29,13 @@
  * So accesses before the first create and after the last join are never
  * reported, and two threads run one after the other never race.
  *
- * What is left out, and said in docs/lint.md: threads created by threads
- * (their accesses are not compared), start routines called through
+ * Threads created by threads are contexts of their own (struct tctx):
+ * a descendant races with an ancestor's access made while the child
+ * leading to it was running, and two threads in different branches race
+ * as the two children of their common ancestor where the branches part.
+ *
+ * What is left out, and said in docs/lint.md: a child that outlives its
+ * parent is compared only with what ran beside the parent, start routines called through
  * pointers that are not constants, and memory reached only through
  * pointers the analysis cannot name (returned by calls).
  */
@@ -113,40 +118,99 @@ static const char *base(const char *path)
     return s ? s + 1 : path;
 }
 
+/* A context accesses are made in: the root (0), a thread the root
+ * creates, or a thread such a thread creates, and so on. */
+#define CTX_MAX 256
+#define CTX_DEPTH 4
+struct tctx {
+    uint32_t parent; /* context that creates it (0: the root) */
+    uint32_t inst;   /* its index in the parent's summary's insts */
+    uint32_t start;  /* function it runs */
+    uint32_t arg;    /* value passed to it, in the root's terms */
+    uint32_t depth;
+    bool multi;      /* several instances at once (its own loop or a parent's) */
+    const struct ravel__lint_summary *sum;
+};
+
+struct ctxs {
+    struct tctx v[CTX_MAX];
+    uint32_t n;
+};
+
+static const struct ravel__lint_inst *inst_of(const struct ctxs *T, uint32_t c)
+{
+    return &T->v[T->v[c].parent].sum->insts[T->v[c].inst];
+}
+
 static void describe(const struct ravel__lint_ctx *cx, uint32_t root,
-                     const struct ravel__lint_summary *rs, uint32_t ctx,
-                     bool another, char *buf, size_t len)
+                     const struct ctxs *T, uint32_t ctx, bool another, char *buf,
+                     size_t len)
 {
     const struct ravel__lint_prog *p = cx->prog;
     if (ctx == 0) {
         snprintf(buf, len, "%s", ravel__lint_func_name(p, root));
         return;
     }
-    const struct ravel__lint_inst *in = &rs->insts[ctx - 1];
+    const struct ravel__lint_inst *in = inst_of(T, ctx);
     const struct ravel__lint_event *e = &p->events[in->site];
     snprintf(buf, len, "%sthread running %s (created at %s:%u)",
              another ? "another " : "the ", ravel__lint_func_name(p, in->start),
              base(p->files[e->file].shown), e->line);
 }
 
-static bool concurrent(const struct ravel__lint_summary *rs, const struct racc *a,
-                       const struct racc *b)
+/* The child of `anc` on the way from it down to c, or NONE when anc is
+ * not an ancestor of c. */
+static uint32_t child_toward(const struct ctxs *T, uint32_t anc, uint32_t c)
 {
-    if (a->ctx == 0 && b->ctx == 0)
-        return false;
-    if (a->ctx == 0)
-        return ravel__lint_ts_has(&a->live, b->ctx - 1);
-    if (b->ctx == 0)
-        return ravel__lint_ts_has(&b->live, a->ctx - 1);
-    const struct ravel__lint_inst *x = &rs->insts[a->ctx - 1], *y = &rs->insts[b->ctx - 1];
+    while (c != 0) {
+        if (T->v[c].parent == anc)
+            return c;
+        c = T->v[c].parent;
+    }
+    return NONE;
+}
+
+/* An access of context `up` and one of its descendant `down`: the one in
+ * `up` is made while the child leading to `down` was perhaps running. */
+static bool concurrent_down(const struct ctxs *T, const struct racc *up, uint32_t down)
+{
+    if (up->ctx != 0 && T->v[up->ctx].multi)
+        return true; /* another instance of `up` runs any time */
+    uint32_t ch = child_toward(T, up->ctx, down);
+    return ch != NONE && ravel__lint_ts_has(&up->live, T->v[ch].inst);
+}
+
+static bool concurrent(const struct ctxs *T, const struct racc *a, const struct racc *b)
+{
     if (a->ctx == b->ctx)
-        return x->multi && !a->priv && !b->priv;
+        return a->ctx != 0 && T->v[a->ctx].multi && !a->priv && !b->priv;
+    if (a->ctx == 0 || child_toward(T, a->ctx, b->ctx) != NONE)
+        return concurrent_down(T, a, b->ctx);
+    if (b->ctx == 0 || child_toward(T, b->ctx, a->ctx) != NONE)
+        return concurrent_down(T, b, a->ctx);
+    /* Neither is the other's ancestor: their lines part at a common
+     * ancestor z, into two of z's threads x and y. */
+    uint32_t x = a->ctx, y = b->ctx;
+    while (T->v[x].depth > T->v[y].depth)
+        x = T->v[x].parent;
+    while (T->v[y].depth > T->v[x].depth)
+        y = T->v[y].parent;
+    while (T->v[x].parent != T->v[y].parent) {
+        x = T->v[x].parent;
+        y = T->v[y].parent;
+    }
+    uint32_t z = T->v[x].parent;
+    if (z != 0 && T->v[z].multi)
+        return true;
+    if (x == y) /* cannot happen: neither is an ancestor of the other */
+        return true;
+    const struct ravel__lint_inst *xi = inst_of(T, x), *yi = inst_of(T, y);
     /* Two threads from one pthread_create, each given its own object:
      * what each reaches through its argument is its own. */
-    if (x->site == y->site && a->priv && b->priv)
+    if (x == a->ctx && y == b->ctx && xi->site == yi->site && a->priv && b->priv)
         return false;
-    return ravel__lint_ts_has(&x->live_at, b->ctx - 1) ||
-           ravel__lint_ts_has(&y->live_at, a->ctx - 1);
+    return ravel__lint_ts_has(&xi->live_at, T->v[y].inst) ||
+           ravel__lint_ts_has(&yi->live_at, T->v[x].inst);
 }
 
 static int cmp_root(const void *x, const void *y)
@@ -159,14 +223,13 @@ static int cmp_root(const void *x, const void *y)
     return (int)a->ctx - (int)b->ctx;
 }
 
-static void report(struct ravel__lint_ctx *cx, uint32_t root,
-                   const struct ravel__lint_summary *rs, const struct racc *a,
-                   const struct racc *b)
+static void report(struct ravel__lint_ctx *cx, uint32_t root, const struct ctxs *T,
+                   const struct racc *a, const struct racc *b)
 {
     struct ravel__lint_prog *p = cx->prog;
     char what[256], ca[200], cb[200], msg[900], note[300];
-    describe(cx, root, rs, a->ctx, false, ca, sizeof ca);
-    describe(cx, root, rs, b->ctx, a->ctx == b->ctx, cb, sizeof cb);
+    describe(cx, root, T, a->ctx, false, ca, sizeof ca);
+    describe(cx, root, T, b->ctx, a->ctx == b->ctx, cb, sizeof cb);
     const struct ravel__lint_event *ea = &p->events[a->ev], *eb = &p->events[b->ev];
     /* Named as written at the access (`pool->queue.len`), else from the
      * path (`ctx.count`). */
@@ -236,13 +299,45 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         r.partner = NONE;
         push(&all, &r);
     }
-    for (uint32_t k = 0; k < rs->ninsts; k++) {
-        const struct ravel__lint_inst *in = &rs->insts[k];
-        if (in->start == NONE)
+    /* The contexts: the root's threads, the threads they create, ... */
+    struct ctxs *T = calloc(1, sizeof *T);
+    RAVEL__CHECK(T != NULL);
+    T->v[0].sum = rs;
+    T->v[0].start = root;
+    T->n = 1;
+    for (uint32_t c = 0; c < T->n; c++) {
+        const struct tctx *pc = &T->v[c];
+        if (pc->depth >= CTX_DEPTH)
             continue;
-        const struct ravel__lint_summary *ss = &cx->sum[in->start];
-        uint32_t targ = in->arg == NONE ? NONE
-                                        : ravel__lint_val_subst(p, in->arg, rargs, np);
+        for (uint32_t k = 0; k < pc->sum->ninsts && T->n < CTX_MAX; k++) {
+            const struct ravel__lint_inst *in = &pc->sum->insts[k];
+            if (in->start == NONE)
+                continue;
+            /* A thread that (transitively) starts itself: once is enough. */
+            bool again = false;
+            for (uint32_t u = c; u != 0 && !again; u = T->v[u].parent)
+                again = T->v[u].start == in->start;
+            if (again)
+                continue;
+            struct tctx *nc = &T->v[T->n];
+            nc->parent = c;
+            nc->inst = k;
+            nc->start = in->start;
+            nc->depth = pc->depth + 1;
+            nc->multi = in->multi || (c != 0 && pc->multi);
+            nc->sum = &cx->sum[in->start];
+            if (in->arg == NONE)
+                nc->arg = NONE;
+            else if (c == 0)
+                nc->arg = ravel__lint_val_subst(p, in->arg, rargs, np);
+            else
+                nc->arg = ravel__lint_val_subst(p, in->arg, &pc->arg, 1);
+            T->n++;
+        }
+    }
+    for (uint32_t c = 1; c < T->n; c++) {
+        const struct ravel__lint_summary *ss = T->v[c].sum;
+        uint32_t targ = T->v[c].arg;
         bool own = per_instance(cx, targ);
         for (uint32_t i = 0; i < ss->naccs; i++) {
             const struct ravel__lint_acc *a = &ss->accs[i];
@@ -260,8 +355,9 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             r.ev = a->ev;
             r.write = a->write;
             r.priv = own && p->aps[a->ap].has_param;
-            r.ctx = k + 1;
+            r.ctx = c;
             r.held = a->held;
+            r.live = a->live;
             r.partner = NONE;
             push(&all, &r);
         }
@@ -297,7 +393,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             /* A write made by a thread started several times races with
              * itself (`g = 1` in a thread created in a loop). */
             struct racc *s0 = &all.v[byroot[x]];
-            if (s0->write && concurrent(rs, s0, s0) &&
+            if (s0->write && concurrent(T, s0, s0) &&
                 !ravel__lint_ls_excludes(&s0->held, &s0->held) &&
                 (s0->partner == NONE || s0->partner_same < RAVEL__SAME_YES)) {
                 s0->partner = byroot[x];
@@ -311,7 +407,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                     a->ap == b->ap ? RAVEL__SAME_YES
                     : ravel__lint_ap_may_alias(p, a->ap, b->ap) ? RAVEL__SAME_MIGHT
                                                                  : RAVEL__SAME_NO;
-                if (same == RAVEL__SAME_NO || !concurrent(rs, a, b) ||
+                if (same == RAVEL__SAME_NO || !concurrent(T, a, b) ||
                     ravel__lint_ls_excludes(&a->held, &b->held))
                     continue;
                 if (a->partner == NONE || (same > a->partner_same)) {
@@ -345,12 +441,13 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             if (seen)
                 continue;
             places[nplaces++] = *ea;
-            report(cx, root, rs, a, &all.v[a->partner]);
+            report(cx, root, T, a, &all.v[a->partner]);
         }
     }
     free(places);
     free(byroot);
     free(all.v);
+    free(T);
 }
 
 void ravel__lint_lockset_roots(struct ravel__lint_ctx *cx)

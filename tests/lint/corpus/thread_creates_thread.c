@@ -1,0 +1,19 @@
+/* A thread that creates a thread: the child runs beside main. */
+#include <pthread.h>
+int g;
+static void *child(void *a) { g = 2; return a; } // RACE
+static void *parent(void *a)
+{
+    pthread_t c;
+    pthread_create(&c, 0, child, 0);
+    pthread_detach(c);
+    return a;
+}
+int main(void)
+{
+    pthread_t p;
+    pthread_create(&p, 0, parent, 0);
+    g = 3; // RACE
+    pthread_join(p, 0);
+    return 0;
+}
