@@ -36,6 +36,19 @@
  * the program. ravel generates sequential and parallel tests, checks
  * the results against the model (linearizability for parallel calls) and
  * shrinks a failure to a minimal test case with a replay ticket.
+ *
+ * The third part is concurrency unit tests (docs/tests.md): many named
+ * tests in one program, each explored on its own, with fixtures,
+ * filters, a result table and a replay ticket per failing test:
+ *
+ *   RAVEL_TEST(queue, two_producers) {
+ *       struct queue q; queue_init(&q);
+ *       pthread_t a, b; ...start two producers, join them...
+ *       ravel_assert_eq(queue_len(&q), 2);
+ *   }
+ *
+ * Build with ravel-cc (or ravel_add_tests in CMake) and run `ravel test
+ * ./tests` or `./tests` (--list, --filter 'queue/...').
  */
 #ifndef RAVEL_H
 #define RAVEL_H
@@ -173,6 +186,136 @@ ravel_var ravel_gen_var(ravel_gen *g, const ravel_var *vars, size_t n);
  * of calls that precede it: the prefix, or earlier in the same thread)
  * and in post. */
 long ravel_var_value(ravel_var v);
+
+/* ---- concurrency unit tests (docs/tests.md) --------------------------- */
+
+/*
+ * One test, as RAVEL_TEST and RAVEL_TEST_WITH write it. Every execution
+ * of the test runs setup, the body and teardown in thread 1, under
+ * ravel's scheduler; the body builds its own state, starts threads,
+ * joins them and checks. The options fields below are the test's own
+ * budget: zero (or NULL) leaves the run's value (command line,
+ * RAVEL_OPTIONS), anything else overrides it for this test.
+ */
+struct ravel_test {
+    const char *suite;
+    const char *name;
+    void (*body)(void);
+    const char *file;
+    int line;
+    /* -- per-test options (designated initializers of RAVEL_TEST_WITH) */
+    const char *strategy;          /* "dpor", "pct", "random" ... */
+    unsigned long long executions; /* at most this many executions */
+    double time;                   /* at most this many seconds */
+    unsigned long long max_steps;  /* visible operations per execution */
+    /* The test is expected to fail: it passes when ravel finds a bug of
+     * this kind ("deadlock", "assertion", "data-race" ...; "any": any
+     * kind) and fails when it finds none or another kind. */
+    const char *expect_failure;
+    /* Fixtures, run in every execution before and after the body (not
+     * after a failing one: ravel restores globals and the heap anyway). */
+    void (*setup)(void);
+    void (*teardown)(void);
+};
+
+/* Registers a test (RAVEL_TEST's constructor calls it; t must live as
+ * long as the program). */
+void ravel_test_register(const struct ravel_test *t);
+
+/* The test program's entry: lists, filters and runs the registered tests
+ * (docs/tests.md). A test program needs no main of its own: ravel-cc and
+ * ravel_add_tests link one that calls this. */
+int ravel_test_main(int argc, char **argv);
+
+#define RAVEL__TEST_ID(S, N, what) ravel__test_##what##_##S##__##N
+
+/*
+ * RAVEL_TEST(suite, name) { body }: a test with the run's options.
+ * RAVEL_TEST_WITH(suite, name, .executions = 500, .setup = f, ...) { body }:
+ * with its own options (C designated initializers of struct ravel_test).
+ * suite and name are C identifiers; the test is called "suite/name".
+ */
+#define RAVEL__TEST_DEFINE(S, N, ...)                                  \
+    static void RAVEL__TEST_ID(S, N, body)(void);                      \
+    static const struct ravel_test RAVEL__TEST_ID(S, N, desc) = {      \
+        __VA_ARGS__};                                                         \
+    __attribute__((constructor)) static void RAVEL__TEST_ID(S, N,      \
+                                                            reg)(void)        \
+    {                                                                         \
+        ravel_test_register(&RAVEL__TEST_ID(S, N, desc));              \
+    }                                                                         \
+    static void RAVEL__TEST_ID(S, N, body)(void)
+
+/* Every field given, so that -Wextra's missing-field-initializers is
+ * quiet in C and C++ alike. */
+#define RAVEL_TEST(S, N)                                               \
+    RAVEL__TEST_DEFINE(S, N, #S, #N,                            \
+                       RAVEL__TEST_ID(S, N, body), __FILE__, __LINE__, \
+                       NULL, 0, 0, 0, NULL, NULL, NULL)
+
+/* Designated initializers: C (or C++20, with the options in the order of
+ * the struct's fields). */
+#define RAVEL_TEST_WITH(S, N, ...)                                     \
+    RAVEL__TEST_DEFINE(S, N, .suite = #S, .name = #N,           \
+                       .body = RAVEL__TEST_ID(S, N, body),             \
+                       .file = __FILE__, .line = __LINE__, __VA_ARGS__)
+
+/*
+ * Checks. A failing check ends the execution as a bug of kind
+ * "assertion" whose message names the expression, its file:line and,
+ * for comparisons, both values; the report shows the interleaving that
+ * led there and a replay ticket. They work in any thread of a test (and
+ * in any program under ravel); outside ravel they print the message and
+ * abort().
+ */
+void ravel_check_failed(const char *file, int line, const char *func,
+                        const char *expr);
+void ravel_check_failed_int(const char *file, int line, const char *func,
+                            const char *a_text, const char *op,
+                            const char *b_text, long long a, long long b);
+void ravel_check_failed_uint(const char *file, int line, const char *func,
+                             const char *a_text, const char *op,
+                             const char *b_text, unsigned long long a,
+                             unsigned long long b);
+/* Fails unless a and b are equal strings (NULL equals only NULL). */
+void ravel_check_str_eq(const char *file, int line, const char *func,
+                        const char *a_text, const char *b_text, const char *a,
+                        const char *b);
+
+#define ravel_assert(cond)                                                    \
+    ((cond) ? (void)0                                                         \
+            : ravel_check_failed(__FILE__, __LINE__, __func__, #cond))
+
+/* (a_text and b_text are stringified by the public macros, before their
+ * arguments are expanded.) */
+#define RAVEL__CHECK_INT(a, op, b, a_text, b_text)                            \
+    do {                                                                      \
+        long long ravel__a = (long long)(a), ravel__b = (long long)(b);       \
+        if (!(ravel__a op ravel__b))                                          \
+            ravel_check_failed_int(__FILE__, __LINE__, __func__, a_text, #op, \
+                                   b_text, ravel__a, ravel__b);               \
+    } while (0)
+#define RAVEL__CHECK_UINT(a, op, b, a_text, b_text)                           \
+    do {                                                                      \
+        unsigned long long ravel__a = (unsigned long long)(a),                \
+                           ravel__b = (unsigned long long)(b);                \
+        if (!(ravel__a op ravel__b))                                          \
+            ravel_check_failed_uint(__FILE__, __LINE__, __func__, a_text,     \
+                                    #op, b_text, ravel__a, ravel__b);         \
+    } while (0)
+
+/* Integer comparisons (as long long; the _u forms as unsigned long long). */
+#define ravel_assert_eq(a, b) RAVEL__CHECK_INT(a, ==, b, #a, #b)
+#define ravel_assert_ne(a, b) RAVEL__CHECK_INT(a, !=, b, #a, #b)
+#define ravel_assert_lt(a, b) RAVEL__CHECK_INT(a, <, b, #a, #b)
+#define ravel_assert_le(a, b) RAVEL__CHECK_INT(a, <=, b, #a, #b)
+#define ravel_assert_gt(a, b) RAVEL__CHECK_INT(a, >, b, #a, #b)
+#define ravel_assert_ge(a, b) RAVEL__CHECK_INT(a, >=, b, #a, #b)
+#define ravel_assert_eq_u(a, b) RAVEL__CHECK_UINT(a, ==, b, #a, #b)
+#define ravel_assert_ne_u(a, b) RAVEL__CHECK_UINT(a, !=, b, #a, #b)
+/* Strings: equal contents (NULL equals only NULL). */
+#define ravel_assert_str_eq(a, b)                                             \
+    ravel_check_str_eq(__FILE__, __LINE__, __func__, #a, #b, (a), (b))
 
 #ifdef __cplusplus
 }

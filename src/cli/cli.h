@@ -39,6 +39,8 @@ RAVEL__NORETURN void ravel__exec_program(const char *cmd,
 
 int ravel__cmd_run(int argc, char **argv);
 int ravel__cmd_replay(int argc, char **argv);
+int ravel__cmd_test(int argc, char **argv);
+void ravel__help_test(void);
 int ravel__cmd_lin(int argc, char **argv);
 int ravel__cmd_bench(int argc, char **argv);
 void ravel__help_bench(void);

@@ -12,6 +12,7 @@ static const char usage[] =
     "\n"
     "SYNOPSIS\n"
     "    ravel run [OPTIONS] -- PROGRAM [ARGS...]\n"
+    "    ravel test [OPTIONS] PROGRAM\n"
     "    ravel replay [--gdb] [OPTIONS] TICKET [-- PROGRAM [ARGS...]]\n"
     "    ravel lin --model NAME [OPTIONS] HISTORY...\n"
     "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
@@ -33,6 +34,7 @@ static const char usage[] =
     "\n"
     "COMMANDS\n"
     "    run      explore the interleavings of PROGRAM\n"
+    "    test     run the RAVEL_TEST tests of PROGRAM, each explored alone\n"
     "    replay   re-execute the schedule recorded in a ticket\n"
     "    lin      check recorded histories (Jepsen, JSON) for "
     "linearizability\n"
@@ -45,7 +47,8 @@ static const char usage[] =
     "EXIT STATUS\n"
     "    0  nothing found    1  bugs found    2  usage error or tool failure\n"
     "\n"
-    "See 'ravel help run', 'ravel help replay', 'ravel help lin',\n"
+    "See 'ravel help run', 'ravel help test', 'ravel help replay',\n"
+    "'ravel help lin', "
     "'ravel help lint', and README.md.\n";
 
 int main(int argc, char **argv)
@@ -57,6 +60,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "run"))
         return ravel__cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "test"))
+        return ravel__cmd_test(argc - 1, argv + 1);
     if (!strcmp(cmd, "replay"))
         return ravel__cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "lin"))
@@ -72,6 +77,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         if (argc > 2 && !strcmp(argv[2], "run"))
             ravel__help_run();
+        else if (argc > 2 && !strcmp(argv[2], "test"))
+            ravel__help_test();
         else if (argc > 2 && !strcmp(argv[2], "replay"))
             ravel__help_replay();
         else if (argc > 2 && !strcmp(argv[2], "lin"))
@@ -82,13 +89,14 @@ int main(int argc, char **argv)
             ravel__help_bench();
         else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "replay, lin, lint, bench)",
+                                     "test, replay, lin, lint, bench)",
                                argv[2]);
         else
             fputs(usage, stdout);
         return 0;
     }
-    ravel__usage_error(NULL, "unknown command '%s' (commands: run, replay, "
-                             "lin, lint, bench, help; see 'ravel --help')",
+    ravel__usage_error(NULL, "unknown command '%s' (commands: run, test, "
+                             "replay, lin, lint, bench, help; see 'ravel "
+                             "--help')",
                        cmd);
 }

@@ -12,7 +12,9 @@
  *   linking     -L LIB -Wl,-rpath,LIB -lravel_rt, placed first so that the
  *               runtime precedes libc in the program's dependencies (its
  *               interceptors must win symbol lookup); never
- *               -fsanitize=thread, which would link libtsan.
+ *               -fsanitize=thread, which would link libtsan. Last,
+ *               LIB/libravel_test_main.a: the main of a program of
+ *               RAVEL_TEST tests that has none (src/unit/main.c).
  *
  * A command that both compiles and links (cc -o prog a.c b.c) is split:
  * each source is compiled to a temporary object, then they are linked.
@@ -278,6 +280,10 @@ int main(int argc, char **argv)
                                 "-lravel_rt",
                                 "-Wl,--pop-state",
                                 NULL};
+    /* Last on the line: the main of a RAVEL_TEST program that has none
+     * (an archive member is linked only when main is still missing). */
+    static char test_main[PATH_MAX + 48];
+    snprintf(test_main, sizeof test_main, "%s/libravel_test_main.a", libdir);
 
     struct args cmd = {0};
     push(&cmd, cc);
@@ -298,6 +304,7 @@ int main(int argc, char **argv)
             push(&cmd, link_flags[i]);
         for (int i = 1; i < argc; i++)
             push(&cmd, argv[i]);
+        push(&cmd, test_main);
         exec_args(&cmd);
     }
     if (lang)
@@ -358,6 +365,7 @@ int main(int argc, char **argv)
             }
             push(&cmd, is_source(argv[i]) ? objs.v[k++] : argv[i]);
         }
+        push(&cmd, test_main);
         rc = run(&cmd);
     }
     for (size_t i = 0; i < objs.n; i++) {

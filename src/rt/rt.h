@@ -200,6 +200,8 @@ struct ravel__rt {
     int real_out, real_err;   /* the program's own stdout and stderr
                                  (direct runs, in the executor), or -1 */
     bool passing;             /* fds 1 and 2 are those, not the capture */
+    int result_fd;            /* result_fd: the JSON summary for a test
+                                 driver (src/unit), or -1 */
     volatile bool executing;  /* inside an execution */
     bool premain;             /* program constructors are running */
     struct ravel__shared *sh;
@@ -213,6 +215,7 @@ struct ravel__rt {
     struct ravel__ticket ticket;
     bool have_ticket;
     ravel__main_fn main;
+    uint64_t main_pc; /* thread 1's start in traces (0: main) */
     int argc;
     char **argv;
     char **envp;
@@ -384,6 +387,11 @@ struct ravel__door {
     /* Start-up, in the process that becomes the supervisor: does this
      * door drive the program? (It reads the program's ELF image.) */
     bool (*claim)(const struct ravel__elf *exe);
+    /* Start-up, before anything is set up (NULL: every argument is one of
+     * ravel's options): the index in argv where ravel's options start,
+     * or -1 when the program is to run natively, ravel staying out of
+     * the way (a unit test program's driver, src/unit). */
+    int (*arguments)(int argc, char **argv);
     /* Start-up, after the options (also read from the program's own
      * arguments, init.c) are final: adjust them for this door. */
     void (*setup)(struct ravel__rt *rt);
@@ -413,11 +421,31 @@ struct ravel__door {
     void (*dead_final)(void);
     /* Supervisor: race-directed scheduling starts the run over. */
     void (*start_over)(void);
+    /* In the executor, after the program's constructors ran, before the
+     * first execution: get ready (a unit test puts its body in place of
+     * rt->main). False, with a message in err, is a tool error. */
+    bool (*begin)(struct ravel__rt *rt, char *err, size_t errlen);
+    /* What this run tests when it is not the whole program (a unit test's
+     * SUITE/NAME): named in ticket files and the JSON summary. */
+    const char *(*case_name)(void);
 };
+/* Every callback but name and claim may be NULL: the runtime then does
+ * what it does for `main` programs. */
 /* Registers a door (from a constructor; at most a few exist). */
 void ravel__door_register(const struct ravel__door *d);
 /* The door that drives this run, or NULL. */
 extern const struct ravel__door *ravel__door;
+/* Is the current execution's failure the door's business (quiet)? */
+static inline bool ravel__door_quiet(void)
+{
+    return ravel__door && ravel__door->quiet && ravel__door->quiet();
+}
+/* The door's name for what this run tests, or NULL (the program). */
+static inline const char *ravel__door_case(void)
+{
+    return ravel__door && ravel__door->case_name ? ravel__door->case_name()
+                                                 : NULL;
+}
 
 /* __VERIFIER_atomic_* functions: is pc inside one? */
 bool ravel__pc_atomic_function(uint64_t pc);

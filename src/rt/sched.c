@@ -126,7 +126,7 @@ uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n)
         ravel__tool_error(w, "one execution needs more than %d data choices",
                           RAVEL__MAX_VCHOICES);
     uint32_t v;
-    if (!ravel__door || !ravel__door->choose(n, &v))
+    if (!ravel__door || !ravel__door->choose || !ravel__door->choose(n, &v))
         v = choose_value(w, n);
     RAVEL__CHECK(v < n);
     x->vchoices[x->nvchoices++] = (struct ravel__vchoice){

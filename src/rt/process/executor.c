@@ -117,7 +117,8 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->in_execution, 1);
     rt->executing = true;
     if (setjmp(rt->loop) == 0) {
-        ravel__begin_main(w, (uint64_t)(uintptr_t)rt->main);
+        ravel__begin_main(w, rt->main_pc ? rt->main_pc
+                                         : (uint64_t)(uintptr_t)rt->main);
         int status = rt->main(rt->argc, rt->argv, rt->envp);
         ravel__program_exit(w, status, 0, true);
     }
@@ -214,8 +215,7 @@ static bool after_execution(uint64_t number)
     }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
         tally_outcome(x->result, x->result_pc, number);
-    if (x->failure.kind != RAVEL__FAIL_NONE && ravel__door &&
-        ravel__door->quiet())
+    if (x->failure.kind != RAVEL__FAIL_NONE && ravel__door_quiet())
         return true; /* a test case being shrunk */
     if (x->failure.kind != RAVEL__FAIL_NONE)
         return ravel__sv_call(RAVEL__MSG_BUG, 0) == RAVEL__REPLY_GO;
@@ -245,6 +245,20 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     rt->argv = argv;
     rt->envp = envp;
     ravel__crash_install();
+    if (ravel__door && ravel__door->begin) {
+        /* The constructors ran: the door gets ready (a unit test puts
+         * its body in place of main, src/unit). */
+        char err[sizeof rt->sh->error];
+        if (!ravel__door->begin(rt, err, sizeof err)) {
+            if (!rt->supervised) {
+                fprintf(stderr, "ravel: error: %s\n", err);
+                return RAVEL__EXIT_USAGE;
+            }
+            snprintf(rt->sh->error, sizeof rt->sh->error, "%s", err);
+            ravel__sv_call(RAVEL__MSG_ERROR, 0);
+            return 0;
+        }
+    }
     if (rt->cap_out >= 0) {
         /* Output printed by constructors has already gone out once, as
          * it would natively; from here on each execution's is captured
@@ -272,7 +286,7 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         /* An executor died in the previous execution (still in shared
          * memory): let the strategy learn from it before going on. */
         run = st->ops->end(st, rt->x, false);
-        if (ravel__door) /* a test case crashed: go on shrinking */
+        if (ravel__door && ravel__door->resume) /* go on shrinking */
             run = ravel__door->resume();
     } else if (st->ops->start) {
         run = st->ops->start(st);
@@ -307,7 +321,7 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         first = false;
         uint64_t t1 = o->profile ? ravel__ticks() : 0;
         run_one(number);
-        if (ravel__door)
+        if (ravel__door && ravel__door->judge)
             ravel__door->judge();
         uint64_t t2 = o->profile ? ravel__ticks() : 0;
         bool go_on = after_execution(number);
@@ -321,14 +335,15 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         if (go_on || rt->nlanes <= 1)
             more = rt->strategy->ops->end(rt->strategy, rt->x,
                                           rt->x->ended == RAVEL__END_BLOCKED);
-        if (ravel__door) /* may switch rt->strategy */
+        if (ravel__door && ravel__door->next) /* may switch rt->strategy */
             more = ravel__door->next(more);
         if (o->profile) {
             rt->sh->prof_reset += t1 - t0;
             rt->sh->prof_run += t2 - t1;
             rt->sh->prof_end += ravel__ticks() - t3;
         }
-        if (rt->strategy->exhausted && !ravel__door)
+        /* A door that decides what runs next owns the guarantee. */
+        if (rt->strategy->exhausted && !(ravel__door && ravel__door->next))
             rt->sh->exhausted = 1;
         if (rt->strategy->failed)
             return strategy_failed();

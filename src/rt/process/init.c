@@ -49,6 +49,7 @@ struct ravel__rt ravel__rt = {
     .from_sv = -1,
     .sv_in = -1,
     .sv_out = -1,
+    .result_fd = -1,
 };
 
 typedef int (*libc_start_fn)(ravel__main_fn, int, char **, void (*)(void),
@@ -172,18 +173,12 @@ void ravel__door_register(const struct ravel__door *d)
         doors[ndoors++] = d;
 }
 
-/*
- * A program driven by a door (a property program, one that calls
- * ravel_test_model: docs/pbt.md) takes ravel's options as its own
- * arguments too: `./prop --seed 1 --tests 100`, as QuickCheck-style
- * runners do. They are read after RAVEL_OPTIONS; a bad one ends the run
- * with a one-line message and exit status 2. The door then adjusts the
- * options (a property program runs one executor, its driver picks the
- * strategy of every execution, and there is no limit on executions).
- */
-static void door_options(void)
+/* Which door claims the program (before anything is set up), and
+ * where ravel's options start in its arguments (door_first). */
+static int door_first = 1;
+
+static void door_choose(void)
 {
-    struct ravel__rt *rt = &ravel__rt;
     struct ravel__elf e;
     char err[512];
     if (ndoors == 0 ||
@@ -193,15 +188,32 @@ static void door_options(void)
         if (doors[i]->claim(&e))
             ravel__door = doors[i];
     ravel__elf_close(&e);
+}
+
+/*
+ * A program driven by a door (a property program, one that calls
+ * ravel_test_model: docs/pbt.md; a unit test's run, docs/tests.md)
+ * takes ravel's options as its own arguments too: `./prop --seed 1
+ * --tests 100`, as QuickCheck-style runners do. They are read after
+ * RAVEL_OPTIONS; a bad one ends the run with a one-line message and exit
+ * status 2. A replay keeps its strategy and ticket whatever the
+ * arguments say. The door then adjusts the options (a property program
+ * runs one executor, its driver picks the strategy of every execution,
+ * and there is no limit on executions).
+ */
+static void door_options(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    char err[512];
     if (!ravel__door)
         return;
-    for (int i = 1; i < rt->argc; i++) {
+    bool replay = !strcmp(rt->opt.strategy, "replay");
+    for (int i = door_first; i < rt->argc; i++) {
         const char *a = rt->argv[i];
         if (strncmp(a, "--", 2) != 0 || !a[2])
-            ravel__fatal("unexpected argument '%s' (a property program "
-                         "takes ravel's options: --seed N, --tests N, "
-                         "--branches K, --mode random|exhaustive ...)",
-                         a);
+            ravel__fatal("unexpected argument '%s' (a %s program takes "
+                         "ravel's options: --seed N, --executions N ...)",
+                         a, ravel__door->name);
         char name[64];
         const char *eq = strchr(a, '=');
         size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
@@ -220,12 +232,15 @@ static void door_options(void)
                 ravel__fatal("option --%s needs a value", name);
             val = rt->argv[++i];
         }
+        if (replay && (!strcmp(name, "strategy") || !strcmp(name, "ticket")))
+            continue;
         if (ravel__options_set(&rt->opt, name, val, err, sizeof err) != 0)
             ravel__fatal("%s", err);
     }
     if (ravel__options_validate(&rt->opt, err, sizeof err) != 0)
         ravel__fatal("%s", err);
-    ravel__door->setup(rt);
+    if (ravel__door->setup)
+        ravel__door->setup(rt);
 }
 
 static void load_ticket(void)
@@ -270,10 +285,16 @@ static void setup(void)
     struct ravel__rt *rt = &ravel__rt;
     read_options();
     door_options(); /* may read more options from the arguments */
+    if (rt->opt.result_fd > 0) {
+        /* A test driver's pipe (src/unit/driver.c): the supervisor writes
+         * the JSON summary there; no executor keeps it open. */
+        int fd = (int)rt->opt.result_fd;
+        rt->result_fd = fcntl(fd, F_GETFD) < 0 ? -1 : move_high(fd);
+    }
     ravel__race_suppressions_load();
     rt->direct = !rt->opt.run_by_cli && !ravel__door && rt->opt.supervise &&
                  strcmp(rt->opt.strategy, "replay") != 0;
-    if (ravel__door)
+    if (ravel__door && ravel__door->attach)
         ravel__door->attach(map_shared(ravel__door->shared_size()));
     rt->start_time = ravel__now();
     rt->start_ticks = ravel__ticks();
@@ -487,6 +508,8 @@ void ravel__spawn_executor(bool resume)
                 close(ln->cap_err);
             }
         }
+        if (rt->result_fd >= 0)
+            close(rt->result_fd);
         rt->active = true;
         rt->premain = true;
         ravel__choose_backend();
@@ -519,6 +542,17 @@ RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,
     ravel__real_resolve();
 
     struct ravel__rt *rt = &ravel__rt;
+    door_choose();
+    if (ravel__door && ravel__door->arguments) {
+        door_first = ravel__door->arguments(argc, argv);
+        if (door_first < 0) {
+            /* The door runs the program natively (a unit test program's
+             * driver): ravel stays out of this process. */
+            ravel__door = NULL;
+            return boot.real(main, argc, argv, init, fini, rtld_fini,
+                             stack_end);
+        }
+    }
     rt->main = main;
     rt->argc = argc;
     rt->argv = argv;

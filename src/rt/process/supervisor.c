@@ -184,9 +184,18 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
     ravel__ticket_free(&sched);
     free(vc);
 
+    /* A unit test's tickets carry its name: two tests of one program
+     * may fail in the same execution of the same seed. */
+    char stem[PATH_MAX / 2];
+    const char *test = ravel__door_case();
+    snprintf(stem, sizeof stem, "%s%s%s", ravel__program_name(),
+             test ? "." : "", test ? test : "");
+    for (char *c = stem; *c; c++)
+        if (*c == '/')
+            *c = '.';
     char path[PATH_MAX], tmp[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s-s%llu-e%llu-%s.ticket",
-             rt->opt.ticket_dir, ravel__program_name(),
+             rt->opt.ticket_dir, stem,
              (unsigned long long)rt->sh->seed,
              (unsigned long long)x->number + 1, kind);
     snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
@@ -249,7 +258,7 @@ static char *execution_output(size_t *len)
     /* A property program's test case that crashed or hung never got to
      * print its counterexample: the door says it here (src/pbt). */
     uint8_t k = ravel__rt.sh->exec.failure.kind;
-    if (ravel__door &&
+    if (ravel__door && ravel__door->dead_text &&
         (k == RAVEL__FAIL_CRASH || k == RAVEL__FAIL_HANG)) {
         if (sb.len && sb.data[sb.len - 1] != '\n')
             ravel__sb_addc(&sb, '\n');
@@ -504,7 +513,11 @@ static void profile_line(struct ravel__strbuf *sb, uint64_t execs)
                      100 * p.reset / t);
 }
 
-static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
+/* Writes the --json summary object to fd: stdout (stderr when run
+ * directly: stdout is the program's), or a test driver's pipe
+ * (src/unit/driver.c reads it). */
+static void json_summary(int fd, double elapsed, uint64_t execs,
+                         unsigned nbugs)
 {
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__shared *sh = rt->sh;
@@ -517,6 +530,10 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
     ravel__json_str(&sb, sv.error ? "error" : nbugs ? "bug" : "clean");
     ravel__json_key(&sb, &first, "program");
     ravel__json_str(&sb, ravel__exe_path());
+    if (ravel__door_case()) {
+        ravel__json_key(&sb, &first, "test");
+        ravel__json_str(&sb, ravel__door_case());
+    }
     ravel__json_key(&sb, &first, "strategy");
     ravel__json_str(&sb, rt->opt.strategy);
     ravel__json_key(&sb, &first, "method");
@@ -678,8 +695,7 @@ static void json_summary(double elapsed, uint64_t execs, unsigned nbugs)
         ravel__sb_addc(&sb, '}');
     }
     ravel__sb_add(&sb, "]}\n");
-    /* Run directly, stdout is the program's. */
-    ravel__write_all(rt->direct ? 2 : 1, sb.data, sb.len);
+    ravel__write_all(fd, sb.data, sb.len);
     ravel__sb_free(&sb);
 }
 
@@ -724,7 +740,9 @@ int ravel__sv_finish(void)
     bool quiet = rt->direct && nbugs == 0 && !sv.error && !sv.interrupted;
     if (sh->pbt && !is_replay() && !quiet)
         ravel__sb_add(&sb, sh->pbt_text);
-    if (!is_replay() && !quiet) {
+    /* An error before any execution ran (no such unit test, say) is the
+     * whole story: one line. */
+    if (!is_replay() && !quiet && !(sv.error && execs == 0)) {
         ravel__sb_printf(&sb, "ravel: %llu execution%s in %.2f s",
                          (unsigned long long)execs, execs == 1 ? "" : "s",
                          elapsed);
@@ -773,7 +791,9 @@ int ravel__sv_finish(void)
     out_err(sb.data, sb.len);
     ravel__sb_free(&sb);
     if (rt->opt.json)
-        json_summary(elapsed, execs, nbugs);
+        json_summary(rt->direct ? 2 : 1, elapsed, execs, nbugs);
+    if (rt->result_fd >= 0)
+        json_summary(rt->result_fd, elapsed, execs, nbugs);
     if (sv.error)
         return RAVEL__EXIT_USAGE;
     if (sv.interrupted)
@@ -824,9 +844,9 @@ static bool after_death(void)
     /* A property program's test case crashed while testing or
      * shrinking: the driver (src/pbt) judges it in a new executor; only
      * the minimal case's crash is reported. */
-    if (ravel__door && ravel__door->quiet())
+    if (ravel__door_quiet())
         return true;
-    if (ravel__door)
+    if (ravel__door && ravel__door->dead_final)
         ravel__door->dead_final();
     bool go_on = ravel__sv_on_bug();
     if (!go_on || is_replay())
@@ -1053,7 +1073,7 @@ static bool start_over(void)
      * for the large untouched part, unlike writing zeros over it. */
     if (madvise(rt->strategy_mem, rt->strategy_mem_size, MADV_REMOVE) != 0)
         memset(rt->strategy_mem, 0, rt->strategy_mem_size);
-    if (ravel__door)
+    if (ravel__door && ravel__door->start_over)
         ravel__door->start_over();
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];

@@ -293,7 +293,7 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
     /* A property program's test cases fail quietly while it tests and
      * shrinks (pbt.c): the race is reported, and so counted as seen,
      * only when the minimal case runs again at the end. */
-    if (seen_pair(pc, hit->prev.pc, !(ravel__door && ravel__door->quiet())))
+    if (seen_pair(pc, hit->prev.pc, !ravel__door_quiet()))
         return;
     struct ravel__race *r = &x->race;
     memset(r, 0, sizeof *r);
