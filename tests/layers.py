@@ -29,6 +29,7 @@ ALLOWED = {
     "report": {"common", "model", "explore"},
     "rt": {"common", "model", "explore", "report"},
     "pbt": {"common", "model", "explore", "report", "lin", "rt"},
+    "unit": {"common", "model", "explore", "report", "rt"},
     "cli": {"common", "model", "explore", "report", "lin"},
     "lint": {"common"},
 }

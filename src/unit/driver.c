@@ -42,6 +42,7 @@
 #include "../../include/ravel.h"
 #include "../common/json.h"
 #include "../common/strbuf.h"
+#include "../report/ci.h"
 #include "../report/symbolize.h"
 
 #include <errno.h>
@@ -90,6 +91,7 @@ static void help(const char *prog)
         "  --list              print the tests' names and exit\n"
         "  --filter PATTERNS   comma-separated globs over SUITE/NAME\n"
         "  --junit FILE        also write JUnit XML\n"
+        "  --tap FILE          also write TAP ('-': on stdout)\n"
         "  --json              print one JSON object with every result\n"
         "  --test SUITE/NAME   run that test alone, in this process (what\n"
         "                      the driver and replay tickets do)\n"
@@ -148,7 +150,7 @@ static void driver_only(struct ravel__options *o)
 {
     static const enum ravel__option_id own[] = {
         RAVEL__OPT_list, RAVEL__OPT_filter, RAVEL__OPT_junit,
-        RAVEL__OPT_json, RAVEL__OPT_result_fd};
+        RAVEL__OPT_tap,  RAVEL__OPT_json, RAVEL__OPT_result_fd};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         o->set[own[i]] = false;
     o->json = false;
@@ -547,91 +549,67 @@ static void json_results(const struct outcome *r, unsigned n, uint64_t seed,
     ravel__sb_free(&sb);
 }
 
-/* Appends s with XML's five special characters escaped (and control
- * characters other than tab and newline dropped). */
-static void xml_text(struct ravel__strbuf *sb, const char *s)
+/* The results as CI records (report/ci.h); text points into r. */
+static void ci_cases(const struct outcome *r, unsigned n,
+                     struct ravel__ci_case *c, char (*text)[PATH_MAX + 64])
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': ravel__sb_add(sb, "&lt;"); break;
-        case '>': ravel__sb_add(sb, "&gt;"); break;
-        case '&': ravel__sb_add(sb, "&amp;"); break;
-        case '"': ravel__sb_add(sb, "&quot;"); break;
-        case '\'': ravel__sb_add(sb, "&apos;"); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-                ravel__sb_addc(sb, *s);
-        }
+    for (unsigned i = 0; i < n; i++) {
+        const struct outcome *o = &r[i];
+        text[i][0] = 0;
+        if (o->ticket[0])
+            snprintf(text[i], sizeof text[i], "replay: ravel replay %s",
+                     o->ticket);
+        c[i] = (struct ravel__ci_case){
+            .name = o->t->name,
+            .classname = o->t->suite,
+            .time_s = o->seconds,
+            .status = o->result == PASS   ? RAVEL__CI_PASS
+                      : o->result == FAIL ? RAVEL__CI_FAIL
+                                          : RAVEL__CI_ERROR,
+            .type = o->kind[0] ? o->kind : NULL,
+            .message = o->message,
+            .text = text[i],
+        };
     }
 }
 
-/* JUnit XML: one testsuite per suite, in first-appearance order. */
-static bool write_junit(const char *path, const struct outcome *r,
-                        unsigned n)
+/* Writes JUnit XML (one testsuite named after the program, a testcase
+ * per test, its suite as the classname) or TAP to path ("-": stdout). */
+static bool write_ci(const char *path, bool junit, const char *program,
+                     const struct outcome *r, unsigned n)
 {
-    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
-    ravel__sb_add(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                       "<testsuites name=\"ravel\">\n");
-    for (unsigned i = 0; i < n; i++) {
-        bool seen = false;
-        for (unsigned j = 0; j < i && !seen; j++)
-            seen = !strcmp(r[j].t->suite, r[i].t->suite);
-        if (seen)
-            continue;
-        unsigned tests = 0, failures = 0, errors = 0;
-        double secs = 0;
-        for (unsigned j = i; j < n; j++)
-            if (!strcmp(r[j].t->suite, r[i].t->suite)) {
-                tests++;
-                failures += r[j].result == FAIL;
-                errors += r[j].result == ERROR;
-                secs += r[j].seconds;
-            }
-        ravel__sb_add(&sb, "  <testsuite name=\"");
-        xml_text(&sb, r[i].t->suite);
-        ravel__sb_printf(&sb,
-                         "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
-                         "time=\"%.3f\">\n",
-                         tests, failures, errors, secs);
-        for (unsigned j = i; j < n; j++) {
-            const struct outcome *o = &r[j];
-            if (strcmp(o->t->suite, r[i].t->suite) != 0)
-                continue;
-            ravel__sb_add(&sb, "    <testcase classname=\"");
-            xml_text(&sb, o->t->suite);
-            ravel__sb_add(&sb, "\" name=\"");
-            xml_text(&sb, o->t->name);
-            ravel__sb_add(&sb, "\" file=\"");
-            xml_text(&sb, o->t->file);
-            ravel__sb_printf(&sb, "\" line=\"%d\" time=\"%.3f\">", o->t->line,
-                             o->seconds);
-            if (o->result != PASS) {
-                const char *tag = o->result == FAIL ? "failure" : "error";
-                ravel__sb_printf(&sb, "\n      <%s type=\"", tag);
-                xml_text(&sb, o->kind[0] ? o->kind : tag);
-                ravel__sb_add(&sb, "\" message=\"");
-                xml_text(&sb, o->message);
-                ravel__sb_add(&sb, "\">");
-                if (o->ticket[0]) {
-                    ravel__sb_add(&sb, "replay: ravel replay ");
-                    xml_text(&sb, o->ticket);
-                }
-                ravel__sb_printf(&sb, "</%s>\n    ", tag);
-            } else {
-                ravel__sb_add(&sb, "\n      <system-out>");
-                xml_text(&sb, o->expected ? o->message : o->guarantee);
-                ravel__sb_add(&sb, "</system-out>\n    ");
-            }
-            ravel__sb_add(&sb, "</testcase>\n");
-        }
-        ravel__sb_add(&sb, "  </testsuite>\n");
+    struct ravel__ci_case *c = calloc(n + 1, sizeof *c);
+    char(*text)[PATH_MAX + 64] = calloc(n + 1, sizeof *text);
+    if (!c || !text) {
+        free(c);
+        free(text);
+        return false;
     }
-    ravel__sb_add(&sb, "</testsuites>\n");
-    FILE *f = fopen(path, "w");
-    bool ok = f && fwrite(sb.data, 1, sb.len, f) == sb.len;
-    if (f && fclose(f) != 0)
-        ok = false;
+    ci_cases(r, n, c, text);
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    if (junit) {
+        double total = 0;
+        for (unsigned i = 0; i < n; i++)
+            total += r[i].seconds;
+        ravel__ci_junit(&sb, program, c, n, total);
+    } else {
+        ravel__ci_tap_plan(&sb, n);
+        for (unsigned i = 0; i < n; i++)
+            ravel__ci_tap_case(&sb, i + 1, &c[i]);
+    }
+    bool ok;
+    if (!strcmp(path, "-")) {
+        ok = fwrite(sb.data, 1, sb.len, stdout) == sb.len &&
+             fflush(stdout) == 0;
+    } else {
+        FILE *f = fopen(path, "w");
+        ok = f && fwrite(sb.data, 1, sb.len, f) == sb.len;
+        if (f && fclose(f) != 0)
+            ok = false;
+    }
     ravel__sb_free(&sb);
+    free(c);
+    free(text);
     return ok;
 }
 
@@ -768,9 +746,12 @@ RAVEL__EXPORT int ravel_test_main(int argc, char **argv)
         }
     }
     table(r, done, seed);
-    if (run.junit && !write_junit(run.junit, r, done))
+    if (run.junit && !write_ci(run.junit, true, ravel__basename(exe), r, done))
         fprintf(stderr, "ravel test: warning: cannot write %s: %s\n",
                 run.junit, strerror(errno));
+    if (run.tap && !write_ci(run.tap, false, ravel__basename(exe), r, done))
+        fprintf(stderr, "ravel test: warning: cannot write %s: %s\n",
+                run.tap, strerror(errno));
     if (run.json)
         json_results(r, done, seed, exe);
     int code = 0;

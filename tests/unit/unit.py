@@ -10,7 +10,7 @@ tests/unit/progs/edge_tests.c (the corners).
 Groups (one ctest each):
   results       every test's result, kind and message as expected, run
                 directly and through `ravel test` (the same results), the
-                table, exit statuses 1 and 2, JSON and JUnit
+                table, exit statuses 1 and 2, JSON, JUnit and TAP
   filter        --list, --filter (globs, the patterns' order, one test),
                 RAVEL_OPTIONS filter=, a pattern matching nothing
   replay        each failing test's ticket names the test and replays
@@ -172,6 +172,14 @@ def group_results(a):
               "JUnit: one testcase per test, failures as expected")
     except (OSError, ET.ParseError) as e:
         check(False, "JUnit file parses: %s" % e)
+
+    p = run([a.examples, "--seed", "1", "--tap", "-"], w2)
+    lines = [l for l in p.stdout.splitlines() if re.match(r"(not )?ok \d", l)]
+    want = ["%s %d - %s" % ("ok" if v[0] == "pass" else "not ok", i + 1,
+                            n.replace("/", "."))
+            for i, (n, v) in enumerate(exp.items())]
+    check(p.stdout.startswith("TAP version 13\n1..%d\n" % len(exp)) and
+          lines == want, "TAP on stdout: a line per test")
 
     eexp = expectations(os.path.join(a.src, "tests", "unit", "progs",
                                       "edge_tests.c"))
