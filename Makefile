@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint bench-unit clean
 
 all: build
 
@@ -61,6 +61,11 @@ bench: build
 # Property-based testing: generated test cases per second (bench/pbt.py).
 bench-pbt: build
 	@bench/pbt.py $(BUILD)
+
+# RAVEL_TEST: tests per second, and executions per second of a test
+# against the same body as main (bench/unit.c).
+bench-unit: build
+	@scripts/bench-unit $(BUILD)
 
 # The race detector's cost per plain access and slowdown (bench/races.c).
 bench-races: build
