@@ -43,11 +43,11 @@ void ravel__help_test(void)
         "    run: ./tests --filter 'queue/*' --seed 7.\n"
         "\n"
         "OPTIONS\n"
-        "  --list, --filter PATTERNS, --junit FILE, --json\n"
+        "  --list, --filter PATTERNS, --junit FILE, --tap FILE, --json\n"
         "        As below: the tests' names, the selection (comma-separated\n"
         "        globs over SUITE/NAME, run in the order of the patterns),\n"
-        "        JUnit XML, and one JSON object with every test's result on\n"
-        "        stdout.\n");
+        "        JUnit XML, TAP ('-': stdout), and one JSON object with\n"
+        "        every test's result on stdout.\n");
     ravel__options_help(&sb);
     ravel__sb_add(
         &sb,
