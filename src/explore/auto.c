@@ -120,6 +120,8 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
             base->stats->complete = 1;
             return false;
         }
+        if (!more && ravel__systematic_diverged(a->dpor))
+            return false; /* DPOR's search is over, not exhaustive */
         /* Half the budget, counted over all lanes (execution numbers
          * are). */
         bool half_execs = a->budget && (x->number + 1) * 2 >= a->budget;

@@ -126,5 +126,7 @@ struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c);
  * ravel__systematic_abandoned_why ("" when abandoned for the budget). */
 void ravel__systematic_abandon(struct ravel__strategy *s, const char *why);
 const char *ravel__systematic_abandoned_why(struct ravel__strategy *s);
+/* Did an execution of the search not repeat its recorded prefix? */
+bool ravel__systematic_diverged(struct ravel__strategy *s);
 
 #endif

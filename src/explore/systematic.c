@@ -64,6 +64,7 @@ struct race {
 
 struct sys {
     struct ravel__strategy base;
+    bool diverged_now; /* this execution left its prefix (diverged()) */
     enum mode mode;
     enum bound_kind bk;
     int64_t max_bound;
@@ -208,14 +209,19 @@ static uint32_t index_of(const uint32_t *enabled, uint32_t n, uint32_t t)
     return RAVEL__NONE;
 }
 
+/*
+ * The program did not repeat the prefix recorded for this branch: it
+ * depends on something ravel does not control (input, addresses ...).
+ * That execution ends (blocked, with nothing learnt from it: its events
+ * are not the tree's), the search goes on with the next branch, and the
+ * summary says the search is no longer exhaustive (sys_finish).
+ */
 static uint32_t diverged(struct sys *s, const struct ravel__exec *x)
 {
-    snprintf(s->base.error, sizeof s->base.error,
-             "the program behaved differently when re-executed (step %u): it "
-             "depends on something ravel does not control (time, input, "
-             "addresses), so it cannot be explored systematically",
-             x->nevents + 1);
-    return RAVEL__CHOICE_ERROR;
+    s->diverged_now = true;
+    if (atomic_fetch_add(&s->t->diverged, 1) == 0)
+        s->t->diverged_step = x->nevents + 1;
+    return RAVEL__CHOICE_BLOCKED;
 }
 
 static uint32_t tree_full(struct sys *s, const char *what)
@@ -983,6 +989,11 @@ static void leave(struct sys *s, struct ravel__lane *ln)
     }
 }
 
+bool ravel__systematic_diverged(struct ravel__strategy *base)
+{
+    return atomic_load(&((struct sys *)base)->t->diverged) != 0;
+}
+
 void ravel__systematic_abandon(struct ravel__strategy *base, const char *why)
 {
     struct sys *s = (struct sys *)base;
@@ -1120,6 +1131,18 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         atomic_fetch_add(&t->blocked, 1);
     else
         atomic_fetch_add(&t->complete, 1);
+    if (s->diverged_now) {
+        /* Not the execution the tree describes: learn nothing from it. */
+        s->diverged_now = false;
+        s->hb_keep = 0;
+        s->hb_valid = false;
+        ravel__tree_lock(t);
+        bool more = next_branch(s);
+        publish_stats(s);
+        if (!more && !t->abandoned)
+            t->exhausted = 1; /* the search is over, not exhaustive */
+        return more;
+    }
     if (s->mode != MODE_DFS)
         sleep_refine(s, x); /* records the last step's outcome */
 
@@ -1162,8 +1185,9 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     publish_stats(s);
     if (!more && !t->abandoned) {
         t->exhausted = 1;
-        base->exhausted = true;
-        base->stats->complete = 1;
+        /* Not exhaustive when an execution diverged (sys_finish). */
+        base->exhausted = !atomic_load(&t->diverged);
+        base->stats->complete = base->exhausted;
     }
     return more;
 }
@@ -1206,6 +1230,18 @@ static void sys_finish(struct ravel__strategy *base)
                  " traces explored",
                  what, st->traces);
     st->complete = s->t->exhausted;
+    uint64_t dv = atomic_load(&s->t->diverged);
+    if (dv) {
+        /* No promise of every trace: some branches were never run. */
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "%s explored %" PRIu64 " traces, not all: %" PRIu64
+                 " execution%s did not repeat the recorded schedule (first "
+                 "at step %u: the program depends on something ravel does "
+                 "not control, such as input or addresses) and %s abandoned",
+                 what, st->traces, dv, dv == 1 ? "" : "s",
+                 s->t->diverged_step, dv == 1 ? "was" : "were");
+        st->complete = 0;
+    }
     if (s->debug && s->wut_misses)
         dbg(s, "wakeup steps not replayable: %llu\n",
                 (unsigned long long)s->wut_misses);

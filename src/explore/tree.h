@@ -116,6 +116,11 @@ struct ravel__tree {
     uint8_t exhausted;
     uint8_t abandoned; /* the search was stopped before it was exhausted */
     char abandon_why[160]; /* why, when not for the budget ("" then) */
+    /* Executions abandoned because the program did not repeat its
+     * recorded prefix: the search went on without their branches, so it
+     * can no longer promise every trace. */
+    _Atomic uint64_t diverged;
+    uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
     uint32_t wn_cap, wn_top;

@@ -417,6 +417,15 @@ def group_written(args):
              "--executions", "200", "--", vt], cwd=work)
     check(p.returncode == 0 and len(summary(p).get("outcomes", [])) == 1,
           "vtime under random: %d %s" % (p.returncode, p.stderr[-800:]))
+    # A program that does not repeat a recorded schedule ends that
+    # execution, not the run, and the summary promises no exhaustiveness.
+    p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--seed", "1", "--",
+             os.path.join(d, "diverge")], cwd=work)
+    s = summary(p)
+    check(p.returncode == 0 and s.get("complete") is False and s.get("blocked", 0) >= 1
+          and "did not repeat the recorded schedule" in s.get("guarantee", "")
+          and "exhausted" not in p.stderr,
+          "diverging program: %d %s" % (p.returncode, p.stderr[-600:]))
     # Run directly, its output is one execution's.
     p = run([vt], cwd=work)
     check(p.returncode == 0 and p.stdout.count("iterations in one second") == 1,
