@@ -1,0 +1,23 @@
+/* On the branch where lock() failed, the lock is not held. */
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int g, errors;
+static void *t(void *a)
+{
+    if (pthread_mutex_lock(&m) != 0) {
+        errors++; // RACE
+        return a;
+    }
+    g++; // NORACE
+    pthread_mutex_unlock(&m);
+    return a;
+}
+int main(void)
+{
+    pthread_t x, y;
+    pthread_create(&x, 0, t, 0);
+    pthread_create(&y, 0, t, 0);
+    pthread_join(x, 0);
+    pthread_join(y, 0);
+    return 0;
+}
