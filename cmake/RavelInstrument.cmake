@@ -2,9 +2,9 @@
 #
 # Builds <target> for testing under ravel without source changes: its
 # sources are compiled with the compiler's ThreadSanitizer instrumentation
-# (which reports every atomic operation, plain memory access and function
-# entry to hooks) and it is linked against ravel's runtime instead of
-# libtsan. Works with gcc and clang. Debug info (-g) is added so that
+# (which reports every atomic operation, plain and volatile memory
+# access and function entry to hooks) and it is linked against ravel's
+# runtime instead of libtsan. Works with gcc and clang. Debug info (-g) is added so that
 # reports carry file:line.
 #
 # Inside ravel's own build the runtime is the target `ravel_rt`; outside it
@@ -23,7 +23,13 @@ endfunction()
 function(ravel_instrument target)
   target_compile_options(${target} PRIVATE -fsanitize=thread -g
     $<$<COMPILE_LANG_AND_ID:C,GNU>:-Wno-tsan>
-    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-tsan>)
+    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-tsan>
+    # Volatile accesses get hooks of their own (visible operations, so
+    # spin-waits on volatile flags end).
+    "$<$<COMPILE_LANG_AND_ID:C,GNU>:SHELL:--param tsan-distinguish-volatile=1>"
+    "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:SHELL:--param tsan-distinguish-volatile=1>"
+    "$<$<COMPILE_LANG_AND_ID:C,Clang>:SHELL:-mllvm -tsan-distinguish-volatile=1>"
+    "$<$<COMPILE_LANG_AND_ID:CXX,Clang>:SHELL:-mllvm -tsan-distinguish-volatile=1>")
   set_property(TARGET ${target} PROPERTY RAVEL_INSTRUMENTED TRUE)
   if(TARGET ravel_rt)
     target_link_libraries(${target} PRIVATE ravel_rt)

@@ -4,9 +4,13 @@
  * Compiles like the underlying compiler, adding the instrumentation ravel
  * needs, and links against ravel's runtime instead of libtsan:
  *
- *   compiling   -fsanitize=thread -g (gcc: -Wno-tsan) -idirafter INCLUDE
+ *   compiling   -fsanitize=thread -g (gcc: -Wno-tsan) -idirafter INCLUDE,
+ *               and volatile accesses told apart (gcc: --param
+ *               tsan-distinguish-volatile=1, clang: -mllvm
+ *               -tsan-distinguish-volatile=1)
  *               The compiler then reports every atomic operation, plain
- *               memory access and function entry to __tsan_* hooks, which
+ *               and volatile memory access and function entry to
+ *               __tsan_* hooks, which
  *               libravel_rt.so provides. Flags the user gives come after
  *               ours, so -g0 or -O2 still win.
  *   linking     -L LIB -Wl,-rpath,LIB -lravel_rt, placed first so that the
@@ -269,6 +273,16 @@ int main(int argc, char **argv)
     push(&compile_flags, "-g");
     if (!clang)
         push(&compile_flags, wno_tsan);
+    /* Volatile accesses get hooks of their own: they are visible
+     * operations (src/rt/intercept/tsan.c), so spin-waits on volatile
+     * flags see the write they wait for. */
+    if (clang) {
+        push(&compile_flags, "-mllvm");
+        push(&compile_flags, "-tsan-distinguish-volatile=1");
+    } else {
+        push(&compile_flags, "--param");
+        push(&compile_flags, "tsan-distinguish-volatile=1");
+    }
     push(&compile_flags, "-idirafter");
     push(&compile_flags, incdir);
     static char rpath[PATH_MAX + 48];

@@ -156,6 +156,8 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     x->wait_seq = 0;
     x->heap_seq = 0;
     x->next_flags = 0;
+    x->spinning = 0;
+    x->spun = 0;
     memset(&x->failure, 0, sizeof x->failure);
 
     struct ravel__thread *main_th = &x->threads[0];
@@ -319,7 +321,7 @@ static bool mutex_available(const struct ravel__exec *x, uint32_t m,
 bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
 {
     const struct ravel__thread *th = &x->threads[t];
-    if (th->state != RAVEL__T_LIVE)
+    if (th->state != RAVEL__T_LIVE || th->spin_blocked)
         return false;
     const struct ravel__op *op = &th->pending;
     /* Called for every thread at every step: most operations (atomics,

@@ -46,6 +46,9 @@
  * and wake choices never run out. */
 #define RAVEL__MAX_VCHOICES 4096
 #define RAVEL__MSG_MAX 512
+/* Reads one iteration of a spin loop may make and still be recognised
+ * (src/model/spin.c): polling loops read one to a few locations. */
+#define RAVEL__SPIN_WINDOW 16
 
 enum ravel__op_kind {
 #define RAVEL_OP(n, t, k) RAVEL__OP_##n,
@@ -135,6 +138,20 @@ struct ravel__thread {
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
                                (src/rt/race/race.c), for race reports */
+    /* Spin-waits (src/model/spin.c): the reads it made since its last
+     * side effect, and whether it went round a loop of only those reads,
+     * so that it waits for the rest of the execution. */
+    uint8_t spin_blocked;  /* it came back to a read of its window */
+    uint8_t spin_written;  /* another thread wrote what the repeated
+                              iteration read, after it read it */
+    uint16_t spin_n;       /* entries in spin_win */
+    uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
+    uint64_t spin_writes;  /* its plain writes when the window opened */
+    struct ravel__spin_read {
+        uint64_t site; /* pc, call depth and caller of the read */
+        uint32_t obj;
+        uint32_t event; /* the read's index in the event log */
+    } spin_win[RAVEL__SPIN_WINDOW];
     /* Shadow call stack from the compiler's function entry/exit hooks: a
      * ring, so the innermost frames survive deep recursion. */
     uint64_t depth;
@@ -181,6 +198,9 @@ enum ravel__event_flag {
      * (src/report/graph.c). */
     RAVEL__EV_ACQUIRE = 64,
     RAVEL__EV_RELEASE = 128,
+    RAVEL__EV_VOLATILE = 256, /* a load or store of a volatile object
+                                 (not an atomic); a store's value is
+                                 unknown */
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */
@@ -304,6 +324,9 @@ struct ravel__exec {
     uint64_t wait_seq;
     uint64_t heap_seq; /* heap blocks allocated this execution */
     uint16_t next_flags; /* flags for the next logged event (preemption) */
+    uint32_t spinning;   /* threads waiting in a spin loop (spin.c) */
+    uint8_t spun;        /* some thread did: the execution repeats a
+                            shorter one, it is not a trace of its own */
     struct ravel__failure failure;
     struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */

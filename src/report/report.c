@@ -226,9 +226,14 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
         return;
     case RAVEL__OP_ATOMIC_LOAD:
         value_text(a, sizeof a, vs, ev->value);
-        snprintf(buf, n, "load %s = %s", o, a);
+        snprintf(buf, n, "%sload %s = %s",
+                 (ev->flags & RAVEL__EV_VOLATILE) ? "volatile " : "", o, a);
         return;
     case RAVEL__OP_ATOMIC_STORE:
+        if (ev->flags & RAVEL__EV_VOLATILE) {
+            snprintf(buf, n, "volatile store %s", o);
+            return;
+        }
         value_text(a, sizeof a, vs, ev->value);
         snprintf(buf, n, "store %s := %s", o, a);
         return;
@@ -975,6 +980,24 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
         else if (op->kind == RAVEL__OP_COND_WAKE)
             snprintf(what, sizeof what, "wait on %s", obj_name(nm, op->obj));
         uint32_t by = ravel__blocker(x, t);
+        if (th->spin_blocked) {
+            /* src/model/spin.c: it went round a loop that only reads. */
+            ravel__sb_printf(sb, "  thread %s spins forever: its loop reads",
+                             th->name);
+            for (uint32_t k = th->spin_from; k < th->spin_n; k++) {
+                uint32_t o = th->spin_win[k].obj;
+                bool seen = false;
+                for (uint32_t j = th->spin_from; j < k; j++)
+                    seen |= th->spin_win[j].obj == o;
+                if (!seen && o < x->nobjects)
+                    ravel__sb_printf(sb, " %s", obj_name(nm, o));
+            }
+            ravel__sb_printf(sb, ", which %s\n",
+                             th->spin_written ? "another thread wrote since"
+                                              : "no thread writes any more");
+            put_thread_stack(sb, x, t, op->pc);
+            continue;
+        }
         if (op->kind == RAVEL__OP_START) {
             ravel__sb_printf(sb, "  thread %s has not started yet\n",
                              th->name);

@@ -29,6 +29,7 @@
 #include "rt.h"
 
 #include "../common/hash.h"
+#include "../model/spin.h"
 #include "intercept/real.h"
 
 #include <errno.h>
@@ -226,6 +227,19 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     }
     uint32_t enabled[RAVEL__MAX_THREADS];
     uint32_t n = ravel__enabled(x, enabled);
+    if (n == 0 && x->spinning) {
+        /* Threads wait in spin loops (src/model/spin.c). One that nobody
+         * wrote to since spins forever natively: a deadlock. Otherwise
+         * the execution only repeats a shorter one. */
+        uint32_t t = ravel__spin_stuck(x);
+        if (t == RAVEL__NONE)
+            ravel__block_execution(w);
+        ravel__fail(x, RAVEL__FAIL_DEADLOCK, t, x->threads[t].pending.pc,
+                    "thread %s spins forever: no thread can write what its "
+                    "loop reads",
+                    x->threads[t].name);
+        ravel__end_execution(w);
+    }
     if (n == 0) {
         uint32_t blocked = 0;
         for (uint32_t t = 0; t < x->nthreads; t++)
@@ -273,6 +287,8 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     uint32_t me = w->slot;
     struct ravel__thread *th = &x->threads[me];
     th->pending = (struct ravel__op){kind, obj, obj2, pc, arg};
+    if (th->spin_n)
+        ravel__spin_check(x, me);
     if (ravel__op_selfblock(x, me)) {
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
@@ -288,8 +304,11 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     if (rc >= 0) {
         fairness_after(x, me, ev);
         /* Atomics: once their memory effect is done (intercept/tsan.c). */
-        if (ravel__race_on && !ravel__op_is_atomic_access(kind))
-            ravel__race_event(ev, arg);
+        if (!ravel__op_is_atomic_access(kind)) {
+            ravel__spin_note(x, me, ev);
+            if (ravel__race_on)
+                ravel__race_event(ev, arg);
+        }
     }
     if (rc == RAVEL__APPLY_MISUSE) {
         x->ended = RAVEL__END_FAILURE;

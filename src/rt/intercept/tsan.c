@@ -27,6 +27,8 @@
  */
 #include "../rt.h"
 
+#include "../../model/spin.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -106,6 +108,45 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
         ravel__race_access(w, a, size, write, pc);
 }
 
+static struct ravel__event *atomic_step(struct ravel__worker *w,
+                                        uint16_t kind, const volatile void *a,
+                                        unsigned size, int mo, uint64_t pc);
+
+/*
+ * A volatile load or store (the compilers call these hooks apart from
+ * plain ones when built with tsan-distinguish-volatile, which ravel-cc
+ * and ravel_instrument ask for). Volatile flags are how much older code
+ * waits for other threads (`while (!ready) {}`), so each access is a
+ * visible operation, which lets the loop see the write it waits for and
+ * lets spin-waits be recognised (src/model/spin.c). For the race
+ * detector it is an acquire load or a release store: it publishes, as it
+ * does on the hardware such code was written for, and is never reported
+ * as a race. The hook runs before the compiler's own access, while this
+ * thread holds the baton: a load's value is read here; a store's is not
+ * known (the trace shows none).
+ */
+static void volatile_access(const void *a, unsigned size, bool write,
+                            uint64_t pc)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (!w)
+        return;
+    int saved = errno;
+    int mo = write ? __ATOMIC_RELEASE : __ATOMIC_ACQUIRE;
+    struct ravel__event *ev =
+        atomic_step(w, write ? RAVEL__OP_ATOMIC_STORE : RAVEL__OP_ATOMIC_LOAD,
+                    a, size, mo, pc);
+    ev->flags |= RAVEL__EV_VOLATILE;
+    if (!write) {
+        int64_t v = 0;
+        memcpy(&v, a, size < sizeof v ? size : sizeof v);
+        ev->value = v;
+    }
+    ravel__race_atomic(w, ev, mo, a, size);
+    ravel__spin_note(ravel__rt.x, w->slot, ev);
+    errno = saved;
+}
+
 /* The pc of an access is the return address into the program (the
  * instruction after the hook's call): symbolized like any call site. */
 #define PC RAVEL__CALLER_PC
@@ -136,19 +177,19 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
     }                                                                          \
     RAVEL__EXPORT void __tsan_volatile_read##n(void *a)                        \
     {                                                                          \
-        plain_access(a, n, false, PC);                                         \
+        volatile_access(a, n, false, PC);                                      \
     }                                                                          \
     RAVEL__EXPORT void __tsan_volatile_write##n(void *a)                       \
     {                                                                          \
-        plain_access(a, n, true, PC);                                          \
+        volatile_access(a, n, true, PC);                                       \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_volatile_read##n(void *a)              \
     {                                                                          \
-        plain_access(a, n, false, PC);                                         \
+        volatile_access(a, n, false, PC);                                      \
     }                                                                          \
     RAVEL__EXPORT void __tsan_unaligned_volatile_write##n(void *a)             \
     {                                                                          \
-        plain_access(a, n, true, PC);                                          \
+        volatile_access(a, n, true, PC);                                       \
     }                                                                          \
     RAVEL__EXPORT void __tsan_compound_rw##n(void *a)                          \
     {                                                                          \
@@ -272,6 +313,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         ev->value = (int64_t)old;                                              \
         ev->value2 = (int64_t)(expr_new);                                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return old;                                                            \
     }
@@ -288,6 +330,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         T v = __atomic_load_n(a, SC);                                          \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return v;                                                              \
     }                                                                          \
@@ -304,6 +347,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         __atomic_store_n(a, v, SC);                                            \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
     }                                                                          \
     RMW_HOOK(T, N, exchange, __atomic_exchange_n, RAVEL__RMW_XCHG, v)          \
@@ -337,6 +381,7 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         ev->value = (int64_t)cur;                                              \
         ev->value2 = (int64_t)(*ok ? desired : expected);                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return cur;                                                            \
     }                                                                          \

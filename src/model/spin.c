@@ -1,0 +1,160 @@
+/*
+ * spin.c - spin-waits end, and exploration stays exact.
+ *
+ * Programs wait in loops that only read: `while (!ready) {}`, the inner
+ * loop of a test-and-test-and-set lock, a ticket lock's `while (now !=
+ * mine) {}`, Peterson's `while (flag[other] && turn == other) {}`, a
+ * seqlock reader's retry, a compare-exchange retried until it succeeds.
+ * Under a controlled scheduler such a loop either never ends (the thread
+ * keeps the baton) or, since every load is a scheduling point, it runs
+ * until the step limit. Neither is a behaviour of the program.
+ *
+ * The rule (GenMC's "spin-assume", done at run time): an iteration of a
+ * loop that has no side effect and goes round again is not a new
+ * behaviour. Whatever it read, the same thread could have made its
+ * reads later instead, after the write it waits for; that execution is
+ * explored too. So when a thread comes back to a read it already made
+ * since its last side effect, it waits there for the rest of the
+ * execution (it is no longer enabled), and the execution does not count
+ * as a trace: it is a longer form of one where the iteration did not
+ * happen. This keeps DPOR's counts exact (GenMC's published counts for
+ * the same programs), costs random and PCT nothing (the spinning thread
+ * stops taking steps), and turns a wait that can never end into a
+ * deadlock: when no thread can run, a thread waits in a spin loop and
+ * no thread wrote anything its loop reads since it came round, the loop
+ * spins forever, and the run reports it with the thread's stack.
+ *
+ * What counts. Reads: atomic loads, failed compare-exchanges, volatile
+ * loads (ravel-cc makes them visible operations), promoted plain reads.
+ * A fence is neither a read nor a side effect. Everything else is a side
+ * effect and starts a new window: a store, a read-modify-write, a lock,
+ * a yield (those keep the fairness rule of src/rt/sched.c), and any
+ * plain write to memory (counted per thread by the access hooks). A read
+ * is named by its instruction, the call depth and the call site of its
+ * function, and its location: `f(); f();` from two call sites is not a
+ * loop, the same call in a loop is.
+ *
+ * What the rule assumes: an iteration that only reads goes the same way
+ * when it reads the same values. A loop whose exit depends on a counter
+ * kept in a register (`for (i = 0; i < 3; i++) if (load(&x)) ...`) is
+ * the exception; docs/limits.md says so.
+ *
+ * The window holds RAVEL__SPIN_WINDOW reads; a loop that reads more
+ * locations per iteration than that is not recognised (and runs until
+ * the step limit, as before).
+ */
+#include "spin.h"
+
+/* The name of a read: instruction, call depth and caller's call site. */
+static uint64_t site_of(const struct ravel__thread *th, uint64_t pc)
+{
+    uint64_t caller =
+        th->depth ? th->frames[(th->depth - 1) % RAVEL__STACK_FRAMES] : 0;
+    uint64_t h = pc * 0x9e3779b97f4a7c15ULL;
+    h ^= (caller + (th->depth << 1)) * 0xc2b2ae3d27d4eb4fULL;
+    return h ^ (h >> 31);
+}
+
+static bool is_write(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_ATOMIC_STORE ||
+           ev->kind == RAVEL__OP_ATOMIC_RMW ||
+           (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux) ||
+           ev->kind == RAVEL__OP_PLAIN_WRITE;
+}
+
+/* Did another thread write an object of th's iteration after th read it
+ * (while th was going round)? */
+static bool written_during(const struct ravel__exec *x, uint32_t t,
+                           const struct ravel__thread *th)
+{
+    for (uint32_t e = th->spin_win[th->spin_from].event + 1; e < x->nevents;
+         e++) {
+        const struct ravel__event *ev = &x->events[e];
+        if (ev->thread == t || !is_write(ev))
+            continue;
+        for (uint32_t k = th->spin_from; k < th->spin_n; k++)
+            if (th->spin_win[k].obj == ev->obj && th->spin_win[k].event < e)
+                return true;
+    }
+    return false;
+}
+
+static bool pending_read(uint16_t kind)
+{
+    return kind == RAVEL__OP_ATOMIC_LOAD || kind == RAVEL__OP_ATOMIC_CAS ||
+           kind == RAVEL__OP_PLAIN_READ;
+}
+
+bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
+{
+    struct ravel__thread *th = &x->threads[t];
+    const struct ravel__op *op = &th->pending;
+    if (!th->spin_n || !pending_read(op->kind))
+        return false;
+    if (th->writes != th->spin_writes) {
+        th->spin_n = 0; /* wrote memory since: not a read-only loop */
+        return false;
+    }
+    uint64_t site = site_of(th, op->pc);
+    for (uint32_t k = th->spin_n; k-- > 0;) {
+        const struct ravel__spin_read *r = &th->spin_win[k];
+        if (r->site != site || r->obj != op->obj)
+            continue;
+        /* Round again: spin_win[k..n) is one iteration that read only. */
+        th->spin_blocked = 1;
+        th->spin_from = (uint16_t)k;
+        th->spin_written = written_during(x, t, th);
+        x->spinning++;
+        x->spun = 1;
+        return true;
+    }
+    return false;
+}
+
+void ravel__spin_note(struct ravel__exec *x, uint32_t t,
+                      const struct ravel__event *ev)
+{
+    struct ravel__thread *th = &x->threads[t];
+    if (ravel__spin_is_read(ev)) {
+        if (th->writes != th->spin_writes || th->spin_n == RAVEL__SPIN_WINDOW) {
+            th->spin_n = 0;
+            th->spin_writes = th->writes;
+        }
+        th->spin_win[th->spin_n++] = (struct ravel__spin_read){
+            site_of(th, ev->pc), ev->obj, (uint32_t)(ev - x->events)};
+        return;
+    }
+    if (ev->kind == RAVEL__OP_FENCE)
+        return;
+    th->spin_n = 0;
+    th->spin_writes = th->writes;
+    if (!x->spinning || !is_write(ev))
+        return;
+    /* A write: the threads waiting on this object would read anew. */
+    for (uint32_t u = 0; u < x->nthreads; u++) {
+        struct ravel__thread *w = &x->threads[u];
+        if (!w->spin_blocked || w->spin_written || u == t)
+            continue;
+        for (uint32_t k = w->spin_from; k < w->spin_n; k++)
+            if (w->spin_win[k].obj == ev->obj) {
+                w->spin_written = 1;
+                break;
+            }
+    }
+}
+
+uint32_t ravel__spin_stuck(const struct ravel__exec *x)
+{
+    uint32_t stuck = RAVEL__NONE;
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        const struct ravel__thread *th = &x->threads[t];
+        if (th->state != RAVEL__T_LIVE || !th->spin_blocked)
+            continue;
+        if (th->spin_written)
+            return RAVEL__NONE;
+        if (stuck == RAVEL__NONE)
+            stuck = t;
+    }
+    return stuck;
+}

@@ -1,0 +1,44 @@
+/*
+ * spin.h - spin-waits: a loop iteration that only reads is not a new
+ * behaviour (the method is described in spin.c).
+ */
+#ifndef RAVEL_SPIN_H
+#define RAVEL_SPIN_H
+
+#include "model.h"
+
+/* Is an event of this kind, with this outcome, a read without side effect
+ * (an atomic or volatile load, a failed compare-exchange, a promoted plain
+ * read)? */
+static inline bool ravel__spin_is_read(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_ATOMIC_LOAD ||
+           ev->kind == RAVEL__OP_PLAIN_READ ||
+           (ev->kind == RAVEL__OP_ATOMIC_CAS && !ev->aux);
+}
+
+/*
+ * Thread t has published its pending operation. When it is a read that
+ * thread t already made since its last side effect (same instruction,
+ * same call site, same location), it has gone once round a loop that only
+ * reads: t now waits for the rest of the execution (it is no longer
+ * enabled) and the execution is marked as not a trace of its own.
+ * Returns true then. Not a scheduling point; the caller is about to make
+ * one.
+ */
+bool ravel__spin_check(struct ravel__exec *x, uint32_t t);
+
+/* After thread t's event ev (its values filled in): extends t's window
+ * of reads, or closes it on a side effect; a write wakes nobody but is
+ * remembered by the threads waiting on its object. */
+void ravel__spin_note(struct ravel__exec *x, uint32_t t,
+                      const struct ravel__event *ev);
+
+/* No thread is enabled and some wait in spin loops: returns one that
+ * waits forever (no thread wrote what it reads since it started waiting)
+ * when every waiting thread does; RAVEL__NONE when one of them would have
+ * gone on, so the execution is a longer form of one explored without
+ * the repeated iteration. */
+uint32_t ravel__spin_stuck(const struct ravel__exec *x);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * spin_volflag.c - a result published through a plain `volatile` flag,
+ * as older C code does: the worker writes the result, then raises the
+ * flag; main spins until it sees the flag, then reads the result.
+ *
+ * `spin_volflag broken`: the worker raises the flag before it writes the
+ * result, so main can read the result too early.
+ *
+ * `spin_volflag forever`: the worker never raises the flag; main spins
+ * forever, which is a deadlock with main's stack, not a livelock.
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <string.h>
+
+static volatile int ready;
+static int result;
+static int mode; /* 0 correct, 1 broken, 2 forever */
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    if (mode == 1) {
+        ready = 1;
+        result = 42;
+    } else {
+        result = 42;
+        if (mode == 0)
+            ready = 1;
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        mode = !strcmp(argv[1], "broken") ? 1 : !strcmp(argv[1], "forever") ? 2 : 0;
+    pthread_t t;
+    pthread_create(&t, NULL, worker, NULL);
+    while (!ready) {
+    }
+    assert(result == 42);
+    pthread_join(t, NULL);
+    return 0;
+}
