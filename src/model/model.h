@@ -144,13 +144,19 @@ struct ravel__thread {
     uint8_t spin_blocked;  /* it came back to a read of its window */
     uint8_t spin_written;  /* another thread wrote what the repeated
                               iteration read, after it read it */
+    uint8_t spin_sure;     /* the iteration repeated the one before it,
+                              value for value */
+    uint8_t spin_verify;   /* let go alone to see whether it repeats */
     uint16_t spin_n;       /* entries in spin_win */
     uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
     uint64_t spin_writes;  /* its plain writes when the window opened */
     struct ravel__spin_read {
-        uint64_t site; /* pc, call depth and caller of the read */
+        uint64_t site;  /* pc, call depth and caller of the read */
+        int64_t value;  /* what it read */
         uint32_t obj;
         uint32_t event; /* the read's index in the event log */
+        uint8_t carry;  /* a failed compare-exchange: it also wrote what
+                           it saw into the thread's expected value */
     } spin_win[RAVEL__SPIN_WINDOW];
     /* Shadow call stack from the compiler's function entry/exit hooks: a
      * ring, so the innermost frames survive deep recursion. */
@@ -327,6 +333,8 @@ struct ravel__exec {
     uint32_t spinning;   /* threads waiting in a spin loop (spin.c) */
     uint8_t spun;        /* some thread did: the execution repeats a
                             shorter one, it is not a trace of its own */
+    uint8_t spin_cut;    /* and another wrote what it waits for: nothing
+                            after this is new either (spin.c) */
     struct ravel__failure failure;
     struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */

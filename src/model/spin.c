@@ -24,6 +24,13 @@
  * no thread wrote anything its loop reads since it came round, the loop
  * spins forever, and the run reports it with the thread's stack.
  *
+ * Once another thread writes what a waiting thread read, the execution
+ * is cut (x->spin_cut; src/rt/sched.c ends it as blocked at the next
+ * scheduling point): the waiting thread would go on natively, and
+ * whatever the others do from here, they also do in the execution where
+ * the iteration was not made yet, which the exploration covers (the
+ * write and the iteration's read race, and DPOR reverses them).
+ *
  * What counts. Reads: atomic loads, failed compare-exchanges, volatile
  * loads (ravel-cc makes them visible operations), promoted plain reads.
  * A fence is neither a read nor a side effect. Everything else is a side
@@ -86,6 +93,53 @@ static bool pending_read(uint16_t kind)
            kind == RAVEL__OP_PLAIN_READ;
 }
 
+/* Is the iteration spin_win[k..n) one whose repetition proves nothing
+ * new under the one-iteration rule: no read in it also wrote the
+ * thread's state (a failed compare-exchange updates the expected value,
+ * so the next attempt differs), and no instruction in it read another
+ * location the time before (a walk along a list)? */
+static bool plain_iteration(const struct ravel__thread *th, uint32_t k)
+{
+    for (uint32_t i = k; i < th->spin_n; i++) {
+        const struct ravel__spin_read *r = &th->spin_win[i];
+        if (r->carry)
+            return false;
+        for (uint32_t j = 0; j < k; j++)
+            if (th->spin_win[j].site == r->site &&
+                th->spin_win[j].obj != r->obj)
+                return false;
+    }
+    return true;
+}
+
+/* Did the iteration spin_win[k..n) read exactly what the one before it
+ * read (the same instructions, locations and values)? */
+static bool repeats(const struct ravel__thread *th, uint32_t k)
+{
+    uint32_t len = th->spin_n - k;
+    if (k < len)
+        return false;
+    for (uint32_t i = 0; i < len; i++) {
+        const struct ravel__spin_read *a = &th->spin_win[k - len + i],
+                                      *b = &th->spin_win[k + i];
+        if (a->site != b->site || a->obj != b->obj || a->value != b->value)
+            return false;
+    }
+    return true;
+}
+
+static void block(struct ravel__exec *x, uint32_t t, uint32_t k, bool sure)
+{
+    struct ravel__thread *th = &x->threads[t];
+    th->spin_blocked = 1;
+    th->spin_from = (uint16_t)k;
+    th->spin_sure = sure;
+    th->spin_written = written_during(x, t, th);
+    x->spin_cut |= th->spin_written;
+    x->spinning++;
+    x->spun = 1;
+}
+
 bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
 {
     struct ravel__thread *th = &x->threads[t];
@@ -97,19 +151,25 @@ bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
         return false;
     }
     uint64_t site = site_of(th, op->pc);
-    for (uint32_t k = th->spin_n; k-- > 0;) {
-        const struct ravel__spin_read *r = &th->spin_win[k];
-        if (r->site != site || r->obj != op->obj)
-            continue;
-        /* Round again: spin_win[k..n) is one iteration that read only. */
-        th->spin_blocked = 1;
-        th->spin_from = (uint16_t)k;
-        th->spin_written = written_during(x, t, th);
-        x->spinning++;
-        x->spun = 1;
-        return true;
+    uint32_t k = th->spin_n;
+    while (k-- > 0)
+        if (th->spin_win[k].site == site && th->spin_win[k].obj == op->obj)
+            break;
+    if (k == UINT32_MAX)
+        return false;
+    /* Round again: spin_win[k..n) is one iteration that only read. */
+    bool sure = repeats(th, k);
+    if (th->spin_verify) {
+        /* Running alone (ravel__spin_release): only an exact repeat
+         * proves it spins forever. */
+        if (sure)
+            block(x, t, k, true);
+        return sure;
     }
-    return false;
+    if (!sure && !plain_iteration(th, k))
+        return false;
+    block(x, t, k, sure);
+    return true;
 }
 
 void ravel__spin_note(struct ravel__exec *x, uint32_t t,
@@ -122,12 +182,14 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
             th->spin_writes = th->writes;
         }
         th->spin_win[th->spin_n++] = (struct ravel__spin_read){
-            site_of(th, ev->pc), ev->obj, (uint32_t)(ev - x->events)};
+            site_of(th, ev->pc), ev->value, ev->obj,
+            (uint32_t)(ev - x->events), ev->kind == RAVEL__OP_ATOMIC_CAS};
         return;
     }
     if (ev->kind == RAVEL__OP_FENCE)
         return;
     th->spin_n = 0;
+    th->spin_verify = 0;
     th->spin_writes = th->writes;
     if (!x->spinning || !is_write(ev))
         return;
@@ -139,9 +201,18 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
         for (uint32_t k = w->spin_from; k < w->spin_n; k++)
             if (w->spin_win[k].obj == ev->obj) {
                 w->spin_written = 1;
+                x->spin_cut = 1;
                 break;
             }
     }
+}
+
+void ravel__spin_release(struct ravel__exec *x, uint32_t t)
+{
+    struct ravel__thread *th = &x->threads[t];
+    th->spin_blocked = 0;
+    th->spin_verify = 1;
+    x->spinning--;
 }
 
 uint32_t ravel__spin_stuck(const struct ravel__exec *x)

@@ -38,7 +38,16 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
  * waits forever (no thread wrote what it reads since it started waiting)
  * when every waiting thread does; RAVEL__NONE when one of them would have
  * gone on, so the execution is a longer form of one explored without
- * the repeated iteration. */
+ * the repeated iteration. The thread's spin_sure says whether that is
+ * proven (it repeated an iteration value for value); if not, release it
+ * to find out. */
 uint32_t ravel__spin_stuck(const struct ravel__exec *x);
+
+/* Lets thread t, waiting in a spin loop while no thread can run, go on
+ * alone: ravel__spin_check blocks it again only when an iteration
+ * repeats the one before it exactly (then it spins forever, unless its
+ * loop counts in a register), and it is free once it does anything but
+ * read. */
+void ravel__spin_release(struct ravel__exec *x, uint32_t t);
 
 #endif

@@ -216,6 +216,8 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
 {
     struct ravel__exec *x = ravel__rt.x;
     uint32_t me = w->slot;
+    if (RAVEL__UNLIKELY(x->spin_cut))
+        ravel__block_execution(w); /* src/model/spin.c */
     if (x->nevents >= ravel__rt.opt.max_steps) {
         ravel__fail(x, RAVEL__FAIL_STEP_LIMIT, me,
                     me_live ? x->threads[me].pending.pc : 0,
@@ -228,17 +230,24 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     uint32_t enabled[RAVEL__MAX_THREADS];
     uint32_t n = ravel__enabled(x, enabled);
     if (n == 0 && x->spinning) {
-        /* Threads wait in spin loops (src/model/spin.c). One that nobody
-         * wrote to since spins forever natively: a deadlock. Otherwise
-         * the execution only repeats a shorter one. */
+        /* Threads wait in spin loops (src/model/spin.c). If one of them
+         * would go on, the execution only repeats a shorter one. If none
+         * would, one that repeated an iteration exactly spins forever
+         * natively: a deadlock; one that did not is let go alone to see
+         * (a loop that carries a value from one iteration to the next
+         * may leave). */
         uint32_t t = ravel__spin_stuck(x);
         if (t == RAVEL__NONE)
             ravel__block_execution(w);
-        ravel__fail(x, RAVEL__FAIL_DEADLOCK, t, x->threads[t].pending.pc,
-                    "thread %s spins forever: no thread can write what its "
-                    "loop reads",
-                    x->threads[t].name);
-        ravel__end_execution(w);
+        if (x->threads[t].spin_sure) {
+            ravel__fail(x, RAVEL__FAIL_DEADLOCK, t, x->threads[t].pending.pc,
+                        "thread %s spins forever: no thread can write what "
+                        "its loop reads",
+                        x->threads[t].name);
+            ravel__end_execution(w);
+        }
+        ravel__spin_release(x, t);
+        n = ravel__enabled(x, enabled);
     }
     if (n == 0) {
         uint32_t blocked = 0;
