@@ -23,6 +23,15 @@ stop        a run with two lanes that stops on a bug found late ends, every
             time (the supervisor kills the other lane wherever it is,
             perhaps holding the shared search tree's lock)
 guarantees  every strategy states what it guarantees
+spin        spin-waits (src/model/spin.c): Peterson, Dekker, Szymanski,
+            Lamport's fast mutex, a TTAS lock on a volatile int, a ticket
+            lock, a seqlock and a volatile flag are explored completely
+            with no report and exact trace counts (GenMC's published SC
+            counts where GenMC has the program: peterson 4, lamport(2) 16,
+            dekker_f 3, szymanski 6 of its non-deadlocking executions),
+            the same set for optimal, source and 2-lane DPOR and for DFS;
+            a broken variant of each is found by DPOR, random and PCT; a
+            wait that never ends is a deadlock naming the spinning thread
 
 usage: dpor.py GROUP --ravel BIN --bench DIR --progs DIR
 """
@@ -254,6 +263,95 @@ def group_guarantees(args):
           "auto on a large space: %r" % (s and s["guarantee"]))
 
 
+# (program, argument, traces): GenMC's count for its program of the same
+# shape (tests/correct/synthetic/<name>), or, where GenMC has none, the
+# count DPOR and DFS agree on (spin_dfs below checks some).
+SPIN = [("spin_peterson", None, 4), ("spin_lamport", None, 16), ("spin_dekker", "f", 3),
+        ("spin_dekker", None, 4), ("spin_szymanski", None, 46), ("spin_ttas", None, 6),
+        ("spin_ticket", None, 6), ("spin_seqlock", None, 9), ("spin_volflag", None, 1)]
+
+
+def group_spin(args):
+    for name, arg, want in SPIN:
+        prog = os.path.join(args.progs, name)
+        pargs = [arg] if arg else []
+        what = name + (" " + arg if arg else "")
+        digests = set()
+        for jobs, mode in (("1", "optimal"), ("1", "source"), ("2", "source")):
+            p, s = ravel(args, "--strategy", "dpor", "--dpor-mode", mode, "--jobs", jobs, "--executions", "0",
+                         "--trace-fingerprints", prog=prog, prog_args=pargs)
+            w = "%s %s --jobs %s" % (what, mode, jobs)
+            if not check(p.returncode == 0 and s, "%s: exit %d %s" % (w, p.returncode, p.stderr[-600:])):
+                continue
+            print("%s: %d traces, %d executions, %d blocked" % (w, s["traces"], s["executions"], s["blocked"]))
+            check(s["result"] == "clean" and s["complete"] and s["traces"] == want and
+                  "exhausted: all %d traces" % want in s["guarantee"],
+                  "%s: %s, %d traces (expected %d), %r" % (w, s["result"], s["traces"], want, s["guarantee"]))
+            digests.add(s["trace_digest"])
+        check(len(digests) == 1, "%s: DPOR modes explore different sets of traces: %s" % (what, digests))
+        for strategy in ("random", "pct"):
+            p, s = ravel(args, "--strategy", strategy, "--seed", "1", "--executions", "2000", prog=prog,
+                         prog_args=pargs)
+            check(p.returncode == 0 and s and s["result"] == "clean" and s["executions"] == 2000,
+                  "%s %s: %s" % (what, strategy, p.stderr[-600:]))
+    # GenMC's szymanski is symmetric and can deadlock: both threads reach
+    # flag 4 and wait for each other. Its 6 are the other executions.
+    p, s = ravel(args, "--strategy", "dpor", "--jobs", "1", "--executions", "0", "--keep-going",
+                 prog=os.path.join(args.progs, "spin_szymanski"), prog_args=["genmc"])
+    if check(p.returncode == 1 and s and s["complete"] and s["bugs"], "szymanski genmc: %s" % p.stderr[-600:]):
+        bug = s["bugs"][0]
+        print("szymanski genmc: %d traces, %d deadlocked" % (s["traces"], bug["occurrences"]))
+        check(len(s["bugs"]) == 1 and bug["kind"] == "deadlock" and "spins forever" in bug["message"] and
+              s["traces"] - bug["occurrences"] == 6,
+              "szymanski genmc: %d traces, bugs %r" % (s["traces"], s["bugs"]))
+
+
+def group_spin_broken(args):
+    # Every broken variant is found by each strategy within its budget.
+    for name in ("spin_peterson", "spin_szymanski", "spin_lamport", "spin_dekker", "spin_ttas", "spin_ticket",
+                 "spin_seqlock", "spin_volflag"):
+        prog = os.path.join(args.progs, name)
+        for opts in (("--strategy", "dpor", "--executions", "0"),
+                     ("--strategy", "random", "--seed", "1", "--executions", "10000"),
+                     ("--strategy", "pct", "--seed", "1", "--executions", "10000")):
+            p, s = ravel(args, "--jobs", "1", *opts, prog=prog, prog_args=["broken"])
+            what = "%s broken %s" % (name, opts[1])
+            if check(p.returncode == 1 and s and s["bugs"], "%s: not found: %s" % (what, p.stderr[-600:])):
+                print("%s: %s after %d executions" % (what, s["bugs"][0]["kind"], s["executions"]))
+                check(s["bugs"][0]["kind"] in ("assertion", "deadlock", "data-race"),
+                      "%s: %r" % (what, s["bugs"][0]))
+    # A wait no write ends: a deadlock naming the spinning thread, with its
+    # stack, found at once by every strategy.
+    prog = os.path.join(args.progs, "spin_volflag")
+    for strategy in ("dpor", "random", "pct"):
+        env = dict(os.environ)
+        env.pop("RAVEL_OPTIONS", None)
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run([args.ravel, "run", "--strategy", strategy, "--ticket-dir", d, "--", prog, "forever"],
+                               capture_output=True, text=True, timeout=300, env=env)
+        check(p.returncode == 1 and "BUG (deadlock): thread 1 spins forever" in p.stderr and
+              "thread 1 spins forever: its loop reads ready, which no thread writes any more" in p.stderr and
+              "main " in p.stderr and "spin_volflag.c:" in p.stderr and "1 execution" in p.stderr,
+              "volflag forever %s: %s" % (strategy, p.stderr[-1200:]))
+
+
+def group_spin_dfs(args):
+    # DPOR with spin-waits explores the set of traces that DFS, trying every
+    # interleaving under the same rule, finds.
+    for name, want in (("spin_peterson", 4), ("spin_ttas", 6), ("spin_volflag", 1)):
+        prog = os.path.join(args.progs, name)
+        p, ref = ravel(args, "--strategy", "dfs", "--jobs", "1", "--executions", "0", prog=prog)
+        if not check(p.returncode == 0 and ref and ref["complete"], "%s dfs: %s" % (name, p.stderr[-400:])):
+            continue
+        p, s = ravel(args, "--strategy", "dpor", "--jobs", "1", "--executions", "0", "--trace-fingerprints",
+                     prog=prog)
+        print("%s: DPOR %d traces in %d executions, DFS %d in %d" % (
+            name, s["traces"], s["executions"], ref["traces"], ref["executions"]))
+        check(ref["traces"] == want and s["traces"] == want and s["trace_digest"] == ref["trace_digest"],
+              "%s: DPOR %d (%s), DFS %d (%s)" % (name, s["traces"], s["trace_digest"], ref["traces"],
+                                                 ref["trace_digest"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
@@ -264,7 +362,8 @@ def main():
     {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "shards": group_shards,
      "bounds": group_bounds, "choose": group_choose,
      "assume": group_assume, "atomic": group_atomic, "stop": group_stop,
-     "guarantees": group_guarantees}[args.group](args)
+     "guarantees": group_guarantees, "spin": group_spin, "spin_broken": group_spin_broken,
+     "spin_dfs": group_spin_dfs}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
