@@ -148,6 +148,7 @@ struct ravel__thread {
                               value for value */
     uint8_t spin_verify;   /* let go alone to see whether it repeats */
     uint16_t spin_n;       /* entries in spin_win */
+    uint32_t spin_proof;   /* exact repetitions made alone */
     uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
     uint64_t spin_writes;  /* its plain writes when the window opened */
     struct ravel__spin_read {

@@ -52,6 +52,8 @@
  */
 #include "spin.h"
 
+#include <string.h>
+
 /* The name of a read: instruction, call depth and caller's call site. */
 static uint64_t site_of(const struct ravel__thread *th, uint64_t pc)
 {
@@ -160,11 +162,17 @@ bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
     /* Round again: spin_win[k..n) is one iteration that only read. */
     bool sure = repeats(th, k);
     if (th->spin_verify) {
-        /* Running alone (ravel__spin_release): only an exact repeat
-         * proves it spins forever. */
-        if (sure)
-            block(x, t, k, true);
-        return sure;
+        /* Running alone (ravel__spin_release): only exact repeats prove
+         * it spins forever. Keep the last iteration to compare with. */
+        if (!sure)
+            return false;
+        uint32_t len = th->spin_n - k;
+        memmove(th->spin_win, th->spin_win + k, len * sizeof *th->spin_win);
+        th->spin_n = (uint16_t)len;
+        if (++th->spin_proof < RAVEL__SPIN_PROOF)
+            return false;
+        block(x, t, 0, true);
+        return true;
     }
     if (!sure && !plain_iteration(th, k))
         return false;
@@ -212,6 +220,7 @@ void ravel__spin_release(struct ravel__exec *x, uint32_t t)
     struct ravel__thread *th = &x->threads[t];
     th->spin_blocked = 0;
     th->spin_verify = 1;
+    th->spin_proof = 0;
     x->spinning--;
 }
 

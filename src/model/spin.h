@@ -43,11 +43,27 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
  * to find out. */
 uint32_t ravel__spin_stuck(const struct ravel__exec *x);
 
+/* Forgets thread t's reads so far: ravel's own code calls this where the
+ * thread does something the hooks cannot see (the property-test runner
+ * between two commands), so that reads on either side are not taken for
+ * one loop. */
+static inline void ravel__spin_forget(struct ravel__thread *th)
+{
+    th->spin_n = 0;
+    th->spin_verify = 0;
+}
+
+/* Exact repetitions a thread running alone must make before it is
+ * reported as spinning forever: a bounded poll (`for (i = 0; i < 100;
+ * i++) if (load(&x)) ...`) repeats too, but ends; 1,000 covers the spin
+ * counts of adaptive locks, and an iteration costs a few steps of the
+ * 100,000 an execution may take by default. */
+#define RAVEL__SPIN_PROOF 1000
+
 /* Lets thread t, waiting in a spin loop while no thread can run, go on
- * alone: ravel__spin_check blocks it again only when an iteration
- * repeats the one before it exactly (then it spins forever, unless its
- * loop counts in a register), and it is free once it does anything but
- * read. */
+ * alone: ravel__spin_check blocks it again only when it repeated an
+ * iteration exactly RAVEL__SPIN_PROOF times (then it spins forever), and
+ * it is free once it does anything but read. */
 void ravel__spin_release(struct ravel__exec *x, uint32_t t);
 
 #endif

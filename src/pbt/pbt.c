@@ -76,6 +76,7 @@
 #include "../explore/strategy.h"
 #include "../lin/check.h"
 #include "../lin/model.h"
+#include "../model/spin.h"
 #include "../report/elf.h"
 
 #include <pthread.h>
@@ -601,6 +602,11 @@ static void generate(void)
 static void call(uint32_t c)
 {
     const struct ravel_command *k = &R.m->commands[R.cmds[c].cmd];
+    /* Between two commands the runner records what it saw: the reads of
+     * one command and the next are not one spin loop (src/model/spin.c). */
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__spin_forget(&ravel__rt.x->threads[w->slot]);
     R.cmds[c].call = ++R.clock;
     R.cmds[c].result = k->run(R.sut, args_of(c));
     R.cmds[c].ret = ++R.clock;
