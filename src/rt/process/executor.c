@@ -213,6 +213,13 @@ static bool after_execution(uint64_t number)
                         (long long)x->exit_status);
         x->failure.value = x->exit_status;
     }
+    /* A thread went round a spin loop in vain (src/model/spin.c): a
+     * longer form of an execution explored without that iteration. */
+    if (x->failure.kind == RAVEL__FAIL_NONE && x->spun) {
+        x->ended = RAVEL__END_BLOCKED;
+        rt->sh->blocked_runs++;
+        return true;
+    }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->has_result)
         tally_outcome(x->result, x->result_pc, number);
     if (x->failure.kind != RAVEL__FAIL_NONE && ravel__door_quiet())
