@@ -265,15 +265,23 @@ def group_guarantees(args):
 
 # (program, argument, traces): GenMC's count for its program of the same
 # shape (tests/correct/synthetic/<name>), or, where GenMC has none, the
-# count DPOR and DFS agree on (spin_dfs below checks some).
+# count DPOR and DFS agree on (spin_dfs below checks some). A loop is
+# recognised when a thread reaches the same load instruction again, so a
+# count can depend on the compiler's layout: clang rotates Dekker's outer
+# loop (its first test is another instruction than the later ones), which
+# lets one more iteration go round before the loop is recognised: 7
+# traces, 4 with gcc (a pair is (gcc, clang)).
 SPIN = [("spin_peterson", None, 4), ("spin_lamport", None, 16), ("spin_dekker", "f", 3),
-        ("spin_dekker", None, 4), ("spin_szymanski", None, 46), ("spin_ttas", None, 6),
+        ("spin_dekker", None, (4, 7)), ("spin_szymanski", None, 46), ("spin_ttas", None, 6),
         ("spin_ticket", None, 6), ("spin_seqlock", None, 9), ("spin_volflag", None, 1)]
 
 
 def group_spin(args):
     for name, arg, want in SPIN:
         prog = os.path.join(args.progs, name)
+        if isinstance(want, tuple):
+            with open(prog, "rb") as f:
+                want = want[1] if b"clang version" in f.read() else want[0]
         pargs = [arg] if arg else []
         what = name + (" " + arg if arg else "")
         digests = set()
