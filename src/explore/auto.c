@@ -98,7 +98,8 @@ static void merge_stats(struct autos *a)
     st->blocked = a->dpor_stats.blocked + a->pct_stats.blocked;
     st->bound = -1;
     snprintf(st->method, sizeof st->method, "%s",
-             a->switched ? "PCT after DPOR" : a->dpor_stats.method);
+             a->switched && a->pct_execs ? "PCT after DPOR"
+                                           : a->dpor_stats.method);
 }
 
 static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
@@ -150,7 +151,9 @@ static void auto_finish(struct ravel__strategy *base)
 {
     struct autos *a = (struct autos *)base;
     a->dpor->ops->finish(a->dpor);
-    if (!a->switched) {
+    /* Switched but no PCT run followed (the run was interrupted, or the
+     * budget ended): DPOR's figures are all there is to say. */
+    if (!a->switched || a->pct_execs == 0) {
         snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
                  "%s", a->dpor_stats.guarantee);
         base->stats->complete = a->dpor_stats.complete;
@@ -196,9 +199,19 @@ static bool auto_start(struct ravel__strategy *base)
     return false;
 }
 
+/* Interrupted: the DPOR part gives up its branch (PCT has nothing
+ * shared to give up). */
+static void auto_abandon(struct ravel__strategy *base)
+{
+    struct autos *a = (struct autos *)base;
+    if (!a->switched)
+        ravel__systematic_abandon(a->dpor);
+}
+
 static const struct ravel__strategy_ops auto_ops = {
     "auto",   auto_begin,  auto_choose_thread, auto_choose_value,
     auto_end, auto_finish, auto_destroy,       auto_start,
+    auto_abandon,
 };
 
 struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)

@@ -113,6 +113,8 @@ static bool pct_end(struct ravel__strategy *base, const struct ravel__exec *x,
 /* Probability that R runs all miss a depth-d bug. */
 static double miss_probability(const struct pct *p)
 {
+    if (p->runs == 0)
+        return 1; /* nothing ran: nothing is promised */
     double n = p->n_est ? p->n_est : 1;
     double k = p->k_est ? (double)p->k_est : 1;
     double hit = 1.0 / (n * pow(k, (double)p->depth - 1));
@@ -150,6 +152,7 @@ static void pct_destroy(struct ravel__strategy *base)
 static const struct ravel__strategy_ops pct_ops = {
     "pct",   pct_begin,  pct_choose_thread, pct_choose_value,
     pct_end, pct_finish, pct_destroy,       NULL,
+    NULL,
 };
 
 struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c)

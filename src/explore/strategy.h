@@ -68,6 +68,10 @@ struct ravel__strategy_ops {
      * false when there is nothing to run (another lane finished the
      * search). May wait for work. */
     bool (*start)(struct ravel__strategy *s);
+    /* Optional: the run is being stopped before the search is over (it
+     * was interrupted): give up this lane's share of the work, so that no
+     * other lane waits for it and none claims the search exhausted. */
+    void (*abandon)(struct ravel__strategy *s);
 };
 
 struct ravel__strategy {

@@ -1283,11 +1283,13 @@ static bool sys_start(struct ravel__strategy *base)
 static const struct ravel__strategy_ops dfs_ops = {
     "dfs",   sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
+    ravel__systematic_abandon,
 };
 
 static const struct ravel__strategy_ops dpor_ops = {
     "dpor",  sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
+    ravel__systematic_abandon,
 };
 
 struct ravel__strategy *ravel__systematic_new(

@@ -96,6 +96,7 @@ struct ravel__shared {
     uint64_t prof_reset, prof_run, prof_choose, prof_end;
     uint8_t exhausted;        /* the strategy explored everything */
     uint8_t stopped_by_limit; /* --executions or --time reached */
+    uint8_t interrupted;      /* stopped by common->stop_requested */
     char error[512];          /* tool error raised by the executor */
     char exe_path[PATH_MAX];
     uint64_t exe_hash;
@@ -142,6 +143,11 @@ struct ravel__common {
      * failed, crashed or was abandoned). */
     _Atomic uint32_t first_known;
     int64_t first_status;
+    /* The run was interrupted (SIGINT, SIGTERM, SIGHUP): set by the
+     * supervisor, or by an executor the signal reached; every executor
+     * stops after its current execution, abandons its share of the
+     * search and says what it covered (executor.c). */
+    _Atomic uint32_t stop_requested;
 };
 
 /* One lane as the supervisor sees it (set up before the fork). */
@@ -153,6 +159,8 @@ struct ravel__lane_io {
     int sv_in, sv_out;     /* supervisor's pipe ends */
     pid_t child;           /* its executor, 0 when none */
     bool done;             /* its executor finished the run */
+    double done_at;        /* when `done` was set while the executor was
+                              still alive: it must exit soon after */
     uint64_t last_progress;
     double last_change;
 };
@@ -624,6 +632,11 @@ int __libc_start_main(ravel__main_fn main, int argc, char **argv,
                       void (*rtld_fini)(void), void *stack_end);
 
 void ravel__crash_install(void);
+/* Records a fatal signal of the program (signal, address, native stack)
+ * as the current execution's failure, unless one is recorded; does not
+ * die (crash.c; the caller re-raises). Async-signal-safe enough for a
+ * dying process. */
+void ravel__crash_record(int sig, siginfo_t *si, void *uc);
 void ravel__crash_thread_init(void);
 void ravel__crash_prewarm(void);
 /* Signal the supervisor sends to the running thread of a hung execution. */

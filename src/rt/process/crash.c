@@ -87,11 +87,14 @@ static const char *describe(int sig)
     case SIGABRT: return "SIGABRT";
     case SIGTRAP: return "SIGTRAP";
     case SIGSYS: return "SIGSYS";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
     default: return "signal";
     }
 }
 
-static void on_crash(int sig, siginfo_t *si, void *uc)
+void ravel__crash_record(int sig, siginfo_t *si, void *uc)
 {
     struct ravel__shared *sh = ravel__rt.sh;
     bool executing = ravel__rt.executing;
@@ -134,6 +137,11 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
                      describe(sig), x->threads[f->thread].name);
         record_frames(f, f->pc);
     }
+}
+
+static void on_crash(int sig, siginfo_t *si, void *uc)
+{
+    ravel__crash_record(sig, si, uc);
     /* Die of the same signal: a fault re-executes the instruction with
      * the default action; a sent signal is raised again. */
     signal(sig, SIG_DFL);

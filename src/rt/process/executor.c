@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,52 @@ char ravel__sv_call(uint32_t type, uint32_t arg)
             continue;
         REAL(_exit)(RAVEL__EXIT_USAGE);
     }
+}
+
+/*
+ * Interrupts. The executor is in the terminal's process group, so a
+ * Ctrl-C or `timeout` reaches it as well as the supervisor. That signal
+ * is meant for the run, not for the program under test: it asks every
+ * lane to stop after its current execution (the supervisor does the same
+ * when only it was signalled), so that the summary can say what the run
+ * covered. A signal the program sends itself (raise, kill of its own
+ * pid) keeps its native meaning: unless the program handles it, it kills
+ * the executor, and the supervisor reports that as a crash. A program
+ * that installs its own handler gets every such signal, as it would
+ * natively.
+ */
+static void on_stop_signal(int sig, siginfo_t *si, void *uc)
+{
+    bool own = (si->si_code == SI_USER || si->si_code == SI_TKILL ||
+                si->si_code == SI_QUEUE) &&
+               si->si_pid == getpid();
+    if (own) {
+        ravel__crash_record(sig, si, uc);
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    if (ravel__rt.common)
+        atomic_store(&ravel__rt.common->stop_requested, 1);
+}
+
+static void stop_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_stop_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static bool stop_requested(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    return rt->supervised && rt->common &&
+           atomic_load(&rt->common->stop_requested);
 }
 
 /* Bytes a capture file may hold before it is emptied: executions append
@@ -231,6 +278,16 @@ static bool after_execution(uint64_t number)
     return true;
 }
 
+/* The executor said it is done: it ends here. The C library's exit
+ * would run the program's destructors and flush its streams, whose locks
+ * a thread cut short in the last execution may still hold (a run then
+ * never ended); nothing they could print is read any more. */
+RAVEL__NORETURN static void done(void)
+{
+    REAL(_exit)(0);
+    __builtin_unreachable();
+}
+
 /* The strategy stopped on a tool error (its search tree is full). */
 static int strategy_failed(void)
 {
@@ -252,6 +309,8 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     rt->argv = argv;
     rt->envp = envp;
     ravel__crash_install();
+    if (rt->supervised)
+        stop_signals_install();
     if (ravel__door && ravel__door->begin) {
         /* The constructors ran: the door gets ready (a unit test puts
          * its body in place of main, src/unit). */
@@ -304,8 +363,10 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         st->ops->finish(st);
         if (st->exhausted)
             rt->sh->exhausted = 1;
+        if (!rt->supervised)
+            return 0;
         ravel__sv_call(RAVEL__MSG_DONE, 0);
-        return 0;
+        done();
     }
 
     const struct ravel__options *o = &rt->opt;
@@ -313,6 +374,12 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     bool first = true;
     for (;;) {
         /* Executions are numbered across lanes (--jobs). */
+        if (stop_requested()) {
+            rt->sh->interrupted = 1;
+            if (rt->strategy->ops->abandon)
+                rt->strategy->ops->abandon(rt->strategy);
+            break;
+        }
         uint64_t number = atomic_fetch_add(&rt->common->next_number, 1);
         if (o->executions && number >= o->executions) {
             rt->sh->stopped_by_limit = 1;
@@ -361,5 +428,5 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     if (!rt->supervised)
         return ravel__sv_finish();
     ravel__sv_call(RAVEL__MSG_DONE, 0);
-    return 0;
+    done();
 }

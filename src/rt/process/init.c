@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -472,6 +473,17 @@ void ravel__make_strategy(bool resume)
 }
 
 /* The program's main as libc calls it, in the executor. */
+/* Reads and drops whatever the pipe holds, without blocking. */
+static void drain(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+    char junk[64];
+    while (read(fd, junk, sizeof junk) > 0)
+        ;
+    fcntl(fd, F_SETFL, fl);
+}
+
 static int executor_entry(int argc, char **argv, char **envp)
 {
     return ravel__executor_main(argc, argv, envp);
@@ -480,21 +492,28 @@ static int executor_entry(int argc, char **argv, char **envp)
 void ravel__spawn_executor(bool resume)
 {
     struct ravel__rt *rt = &ravel__rt;
-    /* A reply a dead executor never read must not reach the next one. */
-    int fl = fcntl(rt->from_sv, F_GETFL);
-    fcntl(rt->from_sv, F_SETFL, fl | O_NONBLOCK);
-    char junk[64];
-    while (read(rt->from_sv, junk, sizeof junk) > 0)
-        ;
-    fcntl(rt->from_sv, F_SETFL, fl);
+    /* A reply a dead executor never read must not reach the next one,
+     * nor a message it wrote just before it was killed reach the
+     * supervisor as if the new one had sent it (a stale "bug" was read
+     * as the new executor's, with its shared block half reset: a report
+     * of kind "none", then a run waiting forever for a lane it had
+     * marked done). The old executor is dead: nothing more comes. */
+    drain(rt->from_sv);
+    drain(rt->sv_in);
     atomic_store(&rt->sh->in_execution, 0);
     atomic_store(&rt->sh->probe_done, 0);
     rt->opt.resume_at = resume;
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = REAL(fork)();
     if (pid < 0)
         ravel__fatal("cannot fork the executor: %s", strerror(errno));
     if (pid == 0) {
+        /* An executor never outlives its supervisor (killed with
+         * SIGKILL, say): it would go on exploring for nobody. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            REAL(_exit)(RAVEL__EXIT_USAGE);
         /* Only this lane's executor ends of the pipes: an executor sees
          * the supervisor go away as the end of its reply pipe. */
         for (uint32_t l = 0; l < rt->nlanes; l++) {

@@ -56,6 +56,8 @@ static struct {
     char errmsg[600];
     bool progress_shown;
     volatile sig_atomic_t interrupted;
+    double stop_deadline; /* interrupted: lanes still running then are
+                             killed */
     /* Interleaving of the first execution whose result differed. */
     struct ravel__strbuf differing;
     bool stop;          /* stop every lane: a bug (without
@@ -67,6 +69,15 @@ static struct {
      * lane has stopped. */
     bool restart;
 } sv;
+
+/* Seconds an interrupted lane has to finish its execution and say what
+ * it covered, and a lane that said it is done has to exit, before it is
+ * killed: the run ends within a second of SIGINT or SIGTERM. */
+#define STOP_GRACE 0.5
+
+/* Seconds a lane that said it is done, or was told to stop after a bug,
+ * has to exit before it is killed. */
+#define DONE_GRACE 2.0
 
 /* Explorations one run may start over after promotions (each needs a new
  * race): a bound against programs whose every promotion shows another. */
@@ -335,6 +346,16 @@ bool ravel__sv_on_bug(void)
     char *output = execution_output(&outlen);
     write_trace_file(x);
 
+    if (x->failure.kind == RAVEL__FAIL_NONE && !is_replay()) {
+        /* Not a finding: the lane said "bug" but recorded none. */
+        sv.error = true;
+        snprintf(sv.errmsg, sizeof sv.errmsg,
+                 "lane %u reported a failure in execution %llu but recorded "
+                 "none (a fault in ravel)",
+                 rt->lane, (unsigned long long)x->number + 1);
+        free(output);
+        return false;
+    }
     if (x->failure.kind == RAVEL__FAIL_NONE) {
         /* A replay that ended without failing: show what ran. */
         struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
@@ -359,6 +380,17 @@ bool ravel__sv_on_bug(void)
         return false;
     }
 
+    if (x->failure.kind >= RAVEL__FAIL_COUNT) {
+        /* Not a finding: the lane's record of it is broken. */
+        sv.error = true;
+        snprintf(sv.errmsg, sizeof sv.errmsg,
+                 "lane %u reported a failure of unknown kind %u in "
+                 "execution %llu (a fault in ravel)",
+                 rt->lane, (unsigned)x->failure.kind,
+                 (unsigned long long)x->number + 1);
+        free(output);
+        return false;
+    }
     uint64_t sig = ravel__report_signature(x);
     for (unsigned i = 0; i < sv.nbugs; i++) {
         if (sv.bugs[i].signature == sig) {
@@ -547,7 +579,9 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
     ravel__json_key(&sb, &first, "elapsed_s");
     ravel__sb_printf(&sb, "%.3f", elapsed);
     ravel__json_key(&sb, &first, "complete");
-    ravel__sb_add(&sb, sh->stats.complete || sh->exhausted ? "true" : "false");
+    ravel__sb_add(&sb, sh->exhausted || (sh->stats.complete && !sv.interrupted)
+                           ? "true"
+                           : "false");
     ravel__json_key(&sb, &first, "bound");
     if (sh->stats.bound >= 0)
         ravel__sb_printf(&sb, "%d", sh->stats.bound);
@@ -762,7 +796,10 @@ int ravel__sv_finish(void)
         if (sv.interrupted)
             ravel__sb_add(&sb, "; interrupted");
         ravel__sb_addc(&sb, '\n');
-        if (sh->stats.guarantee[0])
+        if (sv.interrupted && !sh->exhausted && !sh->stats.guarantee[0])
+            ravel__sb_add(&sb, "ravel: interrupted before any lane said what "
+                               "it covered: no coverage guarantee\n");
+        else if (sh->stats.guarantee[0])
             ravel__sb_printf(&sb, "ravel: %s\n", sh->stats.guarantee);
         if (rt->common->npromoted)
             ravel__sb_printf(&sb,
@@ -941,6 +978,12 @@ static void lane_died(int st)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__lane_io *ln = &rt->lanes[rt->lane];
     struct ravel__shared *sh = rt->sh;
+    if (sv.interrupted) {
+        /* Stopping: whatever ended it (the interrupt itself, perhaps,
+         * through a handler of the program's) is no finding. */
+        ln->done = true;
+        return;
+    }
     if (WIFSIGNALED(st) && atomic_load(&sh->in_execution)) {
         struct ravel__exec *x = &sh->exec;
         if (x->failure.kind == RAVEL__FAIL_NONE) {
@@ -1078,8 +1121,11 @@ static bool start_over(void)
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
         ln->done = false;
+        ln->done_at = 0;
         ln->child = 0;
         ln->sh->exhausted = 0;
+        ln->sh->stats.guarantee[0] = 0; /* the next exploration's, once */
+        ln->sh->stats.complete = 0;     /* it says */
         ln->sh->stopped_by_limit = 0;
         ln->sh->have_last_complete = 0;
     }
@@ -1126,37 +1172,65 @@ phase:
             if (read(rt->sv_in, &m, sizeof m) == (ssize_t)sizeof m)
                 handle_message(&m);
         }
-        if (sv.interrupted) {
+        double now = ravel__now();
+        /* An executor may have been signalled alone. */
+        if (!sv.interrupted && atomic_load(&rt->common->stop_requested))
+            sv.interrupted = 1;
+        if (sv.interrupted && sv.stop_deadline == 0) {
+            /* Every lane stops after its current execution and says what
+             * it covered; those that cannot in time are killed. */
+            atomic_store(&rt->common->stop_requested, 1);
+            sv.stop_deadline = now + STOP_GRACE;
+        }
+        if (sv.interrupted && now >= sv.stop_deadline) {
             stop_lanes(true);
             break;
         }
         if (sv.stop)
             stop_lanes(false);
-        /* An executor that said it is done exits at once: wait for it
-         * rather than for the next poll timeout. */
+        int st;
+        pid_t w;
+        for (int tries = 0;; tries++) {
+            w = waitpid(-1, &st, WNOHANG);
+            if (w > 0) {
+                for (uint32_t l = 0; l < rt->nlanes; l++) {
+                    if (rt->lanes[l].child != w)
+                        continue;
+                    rt->lanes[l].child = 0;
+                    if (!rt->lanes[l].done && !sv.stop) {
+                        ravel__use_lane(l);
+                        lane_died(st);
+                    }
+                }
+                continue;
+            }
+            /* An executor that said it is done exits at once: wait a
+             * little for it rather than for the next poll timeout. */
+            bool waiting = false;
+            for (uint32_t l = 0; l < rt->nlanes; l++)
+                if (rt->lanes[l].child && rt->lanes[l].done)
+                    waiting = true;
+            if (!waiting || tries >= 50 || sv.interrupted)
+                break;
+            usleep(1000);
+        }
+        if (sv.stop)
+            stop_lanes(false);
+        /* A lane that said it is done (or was told to stop) but does not
+         * exit: it is killed, never waited for forever. */
+        now = ravel__now();
         for (uint32_t l = 0; l < rt->nlanes; l++) {
             struct ravel__lane_io *ln = &rt->lanes[l];
-            if (ln->child && ln->done && !sv.stop) {
+            if (!ln->child || !ln->done)
+                continue;
+            if (ln->done_at == 0)
+                ln->done_at = now;
+            else if (now - ln->done_at > DONE_GRACE) {
+                kill(ln->child, SIGKILL);
                 reap(ln->child);
                 ln->child = 0;
             }
         }
-        int st;
-        pid_t w;
-        while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
-            for (uint32_t l = 0; l < rt->nlanes; l++) {
-                if (rt->lanes[l].child != w)
-                    continue;
-                rt->lanes[l].child = 0;
-                if (!rt->lanes[l].done && !sv.stop) {
-                    ravel__use_lane(l);
-                    lane_died(st);
-                }
-            }
-        }
-        if (sv.stop)
-            stop_lanes(false);
-        double now = ravel__now();
         for (uint32_t l = 0; l < rt->nlanes && !sv.stop; l++) {
             struct ravel__lane_io *ln = &rt->lanes[l];
             if (!ln->child || ln->done)
