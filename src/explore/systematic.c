@@ -81,6 +81,9 @@ struct sys {
                             outcome the node records (done_read) */
     uint32_t follow;     /* wakeup steps to replay at the next thread node */
     uint32_t follow_value; /* value to take first at the next value node */
+    bool asleep;         /* this execution was abandoned here because
+                            every enabled thread slept (not by the
+                            program: a false ravel_assume, say) */
     /* Scratch for analysing a finished execution. */
     uint32_t *ev_pidx;   /* event -> path entry of its block's node */
     uint32_t *blk_first, *blk_last, *ev_value, *thr_ev;
@@ -414,6 +417,7 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
                 dbg(s, "\n");
             }
             ravel__tree_wlist_free(t, wut);
+            s->asleep = true;
             return RAVEL__CHOICE_BLOCKED;
         }
         uint32_t ni = ravel__tree_node_new(t, s->lane);
@@ -523,6 +527,7 @@ static void sys_begin(struct ravel__strategy *base, uint64_t number)
     s->record_node = RAVEL__NONE;
     s->follow = RAVEL__NIL;
     s->follow_value = RAVEL__NONE;
+    s->asleep = false;
 }
 
 /* ---- analysing a finished execution -------------------------------------- */
@@ -716,7 +721,13 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
 }
 
 /* exit() ends every other thread: a thread that could still have run
- * where the exit was chosen must get its turn before it. */
+ * where the exit was chosen must get its turn before it. So does a
+ * failure (a failed assertion, abort, a crash): it ends the execution
+ * right after the failing thread's last step, so the other threads'
+ * next steps race with that step (another thread's assertion may fail
+ * only when it runs first: the differential oracle found one missed).
+ * So does a false ravel_assume: the races among the steps it cut off
+ * are seen only in an execution where the other threads go first. */
 static int exit_race(struct sys *s, const struct ravel__exec *x,
                      const struct ravel__wctx *c)
 {
@@ -727,6 +738,12 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
     const struct ravel__pathent *pe = &my_path(s)[pi];
     struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
     uint32_t et = x->events[e].thread;
+    /* The step that ended the execution depends on everything after it
+     * that never ran: like a block, it never sleeps in the branches
+     * taken here later (asleep, it would keep the other threads from
+     * ever running past it). */
+    if (x->events[e].kind != RAVEL__OP_EXIT)
+        nd->done_multi |= bit(et);
     uint64_t others = nd->enabled & ~nd->sleep & ~bit(et);
     if (!others)
         return 0;
@@ -739,6 +756,65 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
         return 0;
     ravel__wseq_single(&s->v, c, lowest(others), nd->step);
     return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+}
+
+/*
+ * The execution was cut short (a failure, a false ravel_assume): the
+ * other live threads' pending operations never ran, so their races with
+ * the events before them were never seen, yet in a complete execution
+ * they would be. For each such thread u, every earlier event of another
+ * thread that its pending operation depends on, and that does not happen
+ * before u's last event, is reversed where it was chosen by letting u's
+ * next step there go first (where u is enabled). Conservative: more
+ * branches than a complete execution's races would add, never fewer.
+ */
+static int cut_races(struct sys *s, const struct ravel__exec *x,
+                     const struct ravel__wctx *c)
+{
+    uint32_t n = x->nevents;
+    uint32_t et = x->events[n - 1].thread;
+    for (uint32_t u = 0; u < x->nthreads && u < 64; u++) {
+        const struct ravel__thread *th = &x->threads[u];
+        if (u == et || th->state != RAVEL__T_LIVE)
+            continue;
+        struct ravel__access pa;
+        struct ravel__kaccess pk;
+        ravel__op_access(&th->pending, u, &pa);
+        ravel__access_keys(&pa, x, &pk);
+        uint32_t ulast = s->thr_off[u + 1] > s->thr_off[u]
+                             ? s->thr_ev[s->thr_off[u + 1] - 1]
+                             : RAVEL__NONE;
+        for (uint32_t e1 = n; e1-- > 0;) {
+            const struct ravel__event *ev = &x->events[e1];
+            if (ev->thread == u)
+                continue;
+            if (ulast != RAVEL__NONE && e1 < ulast &&
+                ravel__hb_before(&s->hb, x, e1, ulast))
+                continue;
+            struct ravel__access ea;
+            struct ravel__kaccess ek;
+            ravel__event_access_any(ev, &ea);
+            ravel__access_keys(&ea, x, &ek);
+            if (!ravel__kaccess_dependent(&pk, &ek))
+                continue;
+            uint32_t pi = s->ev_pidx[s->blk_first[e1]];
+            if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
+                continue;
+            const struct ravel__pathent *pe = &my_path(s)[pi];
+            struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
+            if (nd->nvalues || !(nd->enabled & bit(u)) ||
+                (nd->done & bit(u)) || (nd->sleep & bit(u)))
+                continue;
+            if (s->mode != MODE_OPTIMAL) {
+                nd->backtrack |= bit(u);
+                continue;
+            }
+            ravel__wseq_single(&s->v, c, u, nd->step);
+            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
 /* Records what the finished execution shows must still be explored.
@@ -787,10 +863,16 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
             }
         }
     }
-    if (x->ended == RAVEL__END_EXIT && x->nevents &&
-        x->events[x->nevents - 1].kind == RAVEL__OP_EXIT)
-        if (exit_race(s, x, &c) < 0)
-            return -1;
+    bool cut = x->nevents &&
+               ((x->ended == RAVEL__END_EXIT &&
+                 x->events[x->nevents - 1].kind == RAVEL__OP_EXIT) ||
+                x->failure.kind != RAVEL__FAIL_NONE ||
+                (x->ended == RAVEL__END_BLOCKED && !s->asleep));
+    if (cut && exit_race(s, x, &c) < 0)
+        return -1;
+    if (cut && x->events[x->nevents - 1].kind != RAVEL__OP_EXIT &&
+        cut_races(s, x, &c) < 0)
+        return -1;
     return 0;
 }
 
