@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint bench-unit clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint bench-unit soak clean
 
 all: build
 
@@ -80,6 +80,13 @@ bench-hashmap: build
 # first use) against clang -O0 on the same file.
 bench-lint: build
 	@bench/lint-sqlite $(BUILD)
+
+# Long runs (scripts/soak): the differential oracle for SOAK_SECONDS
+# (default an hour), then the lane and signal stress tests with their full
+# counts (100 runs of an assertion in many lanes, 20 runs of
+# `timeout -s TERM 5 ravel run`).
+soak: build
+	@scripts/soak $(BUILD) $${SOAK_SECONDS:-3600}
 
 clean:
 	rm -rf build build-clang build-san build-fuzz ravel-tickets

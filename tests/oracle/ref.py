@@ -18,6 +18,13 @@ Outcomes (the same strings oracle.py builds from what ravel saw):
     "deadlock"   no thread can move and some has not finished
 An execution whose ravel_assume is false has no outcome.
 
+With eager_failures, the same at ravel's granularity: scheduling points
+only at shared operations and thread starts, a failing assert taking
+effect right after the step before it. The final states and deadlocks
+are the same either way; assertion failures can differ: one that needs
+another thread to be preempted between its last shared step and its own
+failing assert is out of ravel's reach (docs/limits.md).
+
 Memory orders do not matter under sequential consistency; mutexes, the
 flags of condition variables and semaphores are modelled exactly (no
 spurious wake-ups: ravel has none either).
@@ -90,8 +97,12 @@ LOCAL = ("choose", "assume", "assert", "jfalse")
 
 
 class Explorer:
-    def __init__(self, P, max_states=400000):
+    def __init__(self, P, max_states=400000, eager_failures=False):
+        """eager_failures: ravel's granularity, where scheduling points
+        are at visible operations (and thread starts) only, so a failing
+        assert or assume takes effect at once after the step before it."""
         self.P = P
+        self.eager = eager_failures
         self.code = [compile_thread(P, th) for th in P["threads"]]
         self.max_states = max_states
         self.outcomes = set()
@@ -118,6 +129,10 @@ class Explorer:
                 pc = pc + 1 if holds(ins["cond"], lt) else ins["to"]
             elif k in ("assume", "assert"):
                 if not holds(ins, lt):
+                    if self.eager:
+                        if k == "assert":
+                            self.outcomes.add("A%d" % ins["id"])
+                        return
                     break  # a step of its own: it ends the execution
                 pc += 1
             elif k == "choose":
@@ -137,6 +152,8 @@ class Explorer:
     def enabled(self, st, t):
         pcs, status, locs, g, a, f, own, sem = st
         s = status[t]
+        if s == 2:  # not started
+            return True
         if s == 1 or (isinstance(s, tuple) and s[0] == "w"):
             return False
         if isinstance(s, tuple):  # woken: takes the mutex again
@@ -183,6 +200,8 @@ class Explorer:
         pcs, status, locs, g, a, f, own, sem = st
         s = status[t]
         rep = lambda tup, i, v: tup[:i] + (v,) + tup[i + 1:]
+        if s == 2:  # its start: a scheduling point in ravel
+            return [(pcs, rep(status, t, 0), locs, g, a, f, own, sem)]
         if isinstance(s, tuple):  # woken: takes the mutex, checks again
             return [(pcs, rep(status, t, 0), locs, g, a, f,
                      rep(own, s[1], t), sem)]
@@ -251,9 +270,12 @@ class Explorer:
                (0,) * P["nplain"], (0,) * P["natomic"],
                (0,) * len(P["conds"]), (None,) * P["nmutex"],
                tuple(P["sem_init"]))
-        starts = [st0]
-        for t in range(n):
-            starts = [s2 for s in starts for s2 in self.settle(s, t)]
+        if self.eager:
+            starts = [(st0[0], (2,) * n) + st0[2:]]
+        else:
+            starts = [st0]
+            for t in range(n):
+                starts = [s2 for s in starts for s2 in self.settle(s, t)]
         stack = list(starts)
         while stack:
             st = stack.pop()
@@ -277,9 +299,9 @@ class Explorer:
         return self.outcomes
 
 
-def outcomes(P, max_states=400000):
+def outcomes(P, max_states=400000, eager_failures=False):
     """The set of outcomes of program P (raises TooBig)."""
-    return Explorer(P, max_states).run()
+    return Explorer(P, max_states, eager_failures).run()
 
 
 if __name__ == "__main__":
