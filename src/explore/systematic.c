@@ -742,11 +742,27 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
      * that never ran: like a block, it never sleeps in the branches
      * taken here later (asleep, it would keep the other threads from
      * ever running past it). */
-    if (x->events[e].kind != RAVEL__OP_EXIT)
+    bool is_exit = x->events[e].kind == RAVEL__OP_EXIT;
+    if (!is_exit)
         nd->done_multi |= bit(et);
     uint64_t others = nd->enabled & ~nd->sleep & ~bit(et);
     if (!others)
         return 0;
+    if (!is_exit) {
+        /* A failure or a false assumption may end each of the others'
+         * turns too (their own failures, found only when they go
+         * first): every one of them goes first once. */
+        for (uint64_t m = others & ~nd->done; m; m &= m - 1) {
+            if (s->mode != MODE_OPTIMAL) {
+                nd->backtrack |= bit(lowest(m));
+                continue;
+            }
+            ravel__wseq_single(&s->v, c, lowest(m), nd->step);
+            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
+                return -1;
+        }
+        return 0;
+    }
     if (s->mode != MODE_OPTIMAL) {
         if (!(nd->backtrack & others))
             nd->backtrack |= bit(lowest(others));
@@ -772,7 +788,11 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
                      const struct ravel__wctx *c)
 {
     uint32_t n = x->nevents;
-    uint32_t et = x->events[n - 1].thread;
+    /* The thread that ended it has nothing pending, unless nobody could
+     * move (a deadlock: every live thread waits at its operation). */
+    uint32_t et = x->failure.kind == RAVEL__FAIL_DEADLOCK
+                      ? RAVEL__NONE
+                      : x->events[n - 1].thread;
     for (uint32_t u = 0; u < x->nthreads && u < 64; u++) {
         const struct ravel__thread *th = &x->threads[u];
         if (u == et || th->state != RAVEL__T_LIVE)
@@ -802,6 +822,12 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
                 continue;
             const struct ravel__pathent *pe = &my_path(s)[pi];
             struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
+            if (s->debug)
+                dbg(s, "cut race %u(%s) < pending %s: node %u%s%s%s\n", e1,
+                    x->threads[ev->thread].name, th->name, pi,
+                    (nd->enabled & bit(u)) ? "" : " disabled",
+                    (nd->done & bit(u)) ? " done" : "",
+                    (nd->sleep & bit(u)) ? " asleep" : "");
             if (nd->nvalues || !(nd->enabled & bit(u)) ||
                 (nd->done & bit(u)) || (nd->sleep & bit(u)))
                 continue;

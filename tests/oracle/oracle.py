@@ -62,7 +62,7 @@ class Oracle:
         self.work = tempfile.mkdtemp(prefix="ravel-oracle-")
         self.stats = {"programs": 0, "compared": 0, "runs": 0,
                       "too_big": 0, "incomplete": 0, "disagree": 0,
-                      "beyond_granularity": 0,
+                      "beyond_granularity": 0, "disagree_racy": 0,
                       "outcomes": 0}
         self.disagreements = []
 
@@ -179,6 +179,8 @@ class Oracle:
 
     def disagree(self, what, P, src, problems, s=None):
         self.stats["disagree"] += 1
+        if P["racy"]:
+            self.stats["disagree_racy"] += 1
         text = "DISAGREE: %s:\n  %s" % (what, "\n  ".join(problems))
         if s:
             text += "\n  ravel: %d executions, %s, complete %s, %d " \
@@ -258,10 +260,12 @@ def main():
     st = o.stats
     print("oracle: %d programs generated, %d compared (%d outcomes in all) "
           "in %d ravel runs, %d too big for the reference, %d runs "
-          "incomplete, %d disagreements, %d with an assertion failure "
-          "only a preemption right before it reaches, %.0f s"
+          "incomplete, %d disagreements (%d in programs with a data race), "
+          "%d with an assertion failure only a preemption right before it "
+          "reaches, %.0f s"
           % (st["programs"], st["compared"], st["outcomes"], st["runs"],
              st["too_big"], st["incomplete"], st["disagree"],
+             st["disagree_racy"],
              st["beyond_granularity"],
              time.monotonic() - t0), flush=True)
     sys.exit(1 if st["disagree"] else 0)
