@@ -151,16 +151,16 @@ static void auto_finish(struct ravel__strategy *base)
 {
     struct autos *a = (struct autos *)base;
     a->dpor->ops->finish(a->dpor);
-    /* Switched but no PCT run followed (the run was interrupted, or the
-     * budget ended): DPOR's figures are all there is to say. */
-    if (!a->switched || a->pct_execs == 0) {
+    const char *why = ravel__systematic_abandoned_why(a->dpor);
+    /* Switched for the budget but no PCT run followed (the run was
+     * interrupted): DPOR's figures are all there is to say. */
+    if (!a->switched || (a->pct_execs == 0 && !why[0])) {
         snprintf(base->stats->guarantee, sizeof base->stats->guarantee,
                  "%s", a->dpor_stats.guarantee);
         base->stats->complete = a->dpor_stats.complete;
         return;
     }
     a->pct->ops->finish(a->pct);
-    const char *why = ravel__systematic_abandoned_why(a->dpor);
     char first[120];
     if (why[0])
         snprintf(first, sizeof first, "auto switched to PCT: %s", why);
@@ -205,7 +205,7 @@ static void auto_abandon(struct ravel__strategy *base)
 {
     struct autos *a = (struct autos *)base;
     if (!a->switched)
-        ravel__systematic_abandon(a->dpor);
+        ravel__systematic_abandon(a->dpor, NULL);
 }
 
 static const struct ravel__strategy_ops auto_ops = {

@@ -1113,6 +1113,12 @@ void ravel__systematic_abandon(struct ravel__strategy *base, const char *why)
     ravel__tree_unlock(s->t);
 }
 
+/* The run was interrupted (strategy op `abandon`). */
+static void sys_abandon(struct ravel__strategy *base)
+{
+    ravel__systematic_abandon(base, NULL);
+}
+
 const char *ravel__systematic_abandoned_why(struct ravel__strategy *base)
 {
     return ((struct sys *)base)->t->abandon_why;
@@ -1391,13 +1397,13 @@ static bool sys_start(struct ravel__strategy *base)
 static const struct ravel__strategy_ops dfs_ops = {
     "dfs",   sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
-    ravel__systematic_abandon,
+    sys_abandon,
 };
 
 static const struct ravel__strategy_ops dpor_ops = {
     "dpor",  sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
-    ravel__systematic_abandon,
+    sys_abandon,
 };
 
 struct ravel__strategy *ravel__systematic_new(
