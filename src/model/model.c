@@ -44,6 +44,7 @@ const char *ravel__obj_kind_name(uint8_t kind)
     static const char *const names[] = {
         "object", "thread", "mutex",   "cond", "rwlock",
         "sem",    "barrier", "spinlock", "once", "atomic", "memory",
+        "section",
     };
     return kind < RAVEL__COUNT(names) ? names[kind] : "object";
 }
@@ -324,6 +325,8 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
     const struct ravel__thread *th = &x->threads[t];
     if (th->state != RAVEL__T_LIVE || th->spin_blocked)
         return false;
+    if (RAVEL__UNLIKELY(th->capped))
+        return false;
     const struct ravel__op *op = &th->pending;
     /* Called for every thread at every step: most operations (atomics,
      * starts, unlocks ...) never block, and are decided first. The
@@ -353,9 +356,42 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
         return x->objects[op->obj].generation != th->barrier_gen;
     case RAVEL__OP_ONCE:
         return x->objects[op->obj].once_state != 1;
+    case RAVEL__OP_SECTION:
+        return !th->section_wait ||
+               x->objects[op->obj].generation != th->section_gen;
     default:
         return true;
     }
+}
+
+void ravel__section_done(struct ravel__exec *x, uint32_t obj)
+{
+    x->objects[obj].generation++;
+}
+
+void ravel__section_rolled_back(struct ravel__exec *x, uint32_t t,
+                                uint32_t obj, uint32_t event)
+{
+    x->threads[t].section_wait = 1;
+    x->threads[t].section_gen = x->objects[obj].generation;
+    if (event < x->nevents)
+        x->events[event].flags |= RAVEL__EV_FAILED;
+}
+
+bool ravel__stuck_not_deadlocked(const struct ravel__exec *x, bool *cut)
+{
+    bool any = false;
+    *cut = false;
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        const struct ravel__thread *th = &x->threads[t];
+        if (th->state != RAVEL__T_LIVE)
+            continue;
+        if (th->capped)
+            *cut = any = true;
+        else if (th->pending.kind == RAVEL__OP_SECTION && th->section_wait)
+            any = true;
+    }
+    return any;
 }
 
 uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out)
@@ -581,6 +617,11 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
     case RAVEL__OP_BARRIER_LEAVE:
     case RAVEL__OP_PLAIN_READ:
     case RAVEL__OP_PLAIN_WRITE:
+        return 0;
+
+    case RAVEL__OP_SECTION:
+        th->section_wait = 0;
+        ev->value = o->generation;
         return 0;
 
     case RAVEL__OP_FINISH:

@@ -69,6 +69,7 @@ enum ravel__obj_kind {
     RAVEL__OBJ_ONCE,
     RAVEL__OBJ_ATOMIC,
     RAVEL__OBJ_PLAIN, /* plain memory at a promoted racing location */
+    RAVEL__OBJ_SECTION, /* every atomic section (one per execution) */
 };
 
 enum ravel__thread_state {
@@ -134,6 +135,12 @@ struct ravel__thread {
     uint32_t atomic;        /* depth of atomic sections it is in */
     uint32_t atomic_fn;     /* of which opened by __VERIFIER_atomic_ calls */
     uint64_t atomic_fn_depth[8]; /* shadow-stack depth of each such call */
+    uint8_t section_wait;   /* its last section was rolled back at a false
+                               assumption: it may enter one again only
+                               after another thread's section */
+    uint8_t capped;         /* stopped at pthread_create over --max-threads
+                               (never enabled again) */
+    uint32_t section_gen;   /* sections completed when it began waiting */
     uint64_t reads, writes; /* plain memory accesses this execution */
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
@@ -313,7 +320,10 @@ enum ravel__end_reason {
     RAVEL__END_ALL_FINISHED, /* main called pthread_exit, all finished */
     RAVEL__END_FAILURE,
     RAVEL__END_BLOCKED, /* abandoned: redundant (sleep set), a false
-                           ravel_assume, or over the thread cap */
+                           ravel_assume, or every thread left waits at a
+                           false assumption in an atomic section */
+    RAVEL__END_CUT,     /* cut short: a thread reached --max-threads, and
+                           every other one finished or blocked */
 };
 
 struct ravel__exec {
@@ -374,6 +384,23 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t);
 /* Fills out[] with the enabled live threads in creation order; returns
  * how many. out must hold nthreads entries. */
 uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);
+
+/* Atomic sections (the SECTION operation). Sections are mutually
+ * exclusive because a thread in one is never preempted; the section
+ * object's generation counts the sections that ran to their end:
+ * section_done adds one (thread t's outermost section ended, applied
+ * without a step: only a waiting thread's enabledness reads it).
+ * section_rolled_back: thread t's section, begun by `event`, was undone
+ * at a false assumption; the event is flagged FAILED and t waits (its
+ * SECTION is disabled) until another section is done. */
+void ravel__section_done(struct ravel__exec *x, uint32_t obj);
+void ravel__section_rolled_back(struct ravel__exec *x, uint32_t t,
+                                uint32_t obj, uint32_t event);
+
+/* No thread is enabled, but not by a deadlock: some live thread waits at
+ * a false assumption in an atomic section (the execution is infeasible)
+ * or was stopped at the thread cap (*cut: the execution was cut short). */
+bool ravel__stuck_not_deadlocked(const struct ravel__exec *x, bool *cut);
 
 /*
  * Checks, before thread t's pending operation is scheduled, whether it is

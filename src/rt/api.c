@@ -1,7 +1,9 @@
 /*
  * api.c - the public API in include/ravel.h: declared results, data
- * choices, assumptions and atomic sections. None of them is a scheduling
- * point; outside ravel's control they do nothing (ravel_choose: 0).
+ * choices, assumptions and atomic sections. Entering the outermost
+ * atomic section is a scheduling point (section.c); a false assumption
+ * inside one rolls the section back and waits. Outside ravel's control
+ * they do nothing (ravel_choose: 0).
  */
 #include "rt.h"
 
@@ -28,15 +30,22 @@ RAVEL__EXPORT unsigned ravel_choose(unsigned n)
 RAVEL__EXPORT void ravel_assume(int cond)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w && !cond)
-        ravel__block_execution(w);
+    if (!w || cond)
+        return;
+    /* In an atomic section: wait for another thread (section.c). */
+    if (ravel__rt.x->threads[w->slot].atomic)
+        ravel__section_assume_failed(w);
+    ravel__block_execution(w);
 }
 
 RAVEL__EXPORT void ravel_atomic_begin(void)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w && ravel__rt.x->threads[w->slot].atomic++ == 0)
-        ravel__race_atomic_section(w->slot, true);
+    if (!w)
+        return;
+    if (ravel__rt.x->threads[w->slot].atomic == 0)
+        ravel__section_enter(w, RAVEL__CALLER_PC);
+    ravel__rt.x->threads[w->slot].atomic++;
 }
 
 RAVEL__EXPORT void ravel_atomic_end(void)
@@ -44,7 +53,7 @@ RAVEL__EXPORT void ravel_atomic_end(void)
     struct ravel__worker *w = ravel__controlled();
     if (w && ravel__rt.x->threads[w->slot].atomic &&
         --ravel__rt.x->threads[w->slot].atomic == 0)
-        ravel__race_atomic_section(w->slot, false);
+        ravel__section_leave(w);
 }
 
 RAVEL__EXPORT void ravel_ignore_begin(void)

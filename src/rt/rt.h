@@ -85,6 +85,7 @@ struct ravel__shared {
     struct ravel__outcome outcomes[RAVEL__MAX_OUTCOMES];
     struct ravel__explore_stats stats; /* the strategy's figures */
     uint64_t blocked_runs;    /* executions abandoned as blocked */
+    uint64_t cut_runs;        /* executions cut short at --max-threads */
     uint8_t have_last_complete;
     uint64_t out_start, err_start; /* capture offsets of this execution */
     uint64_t plain_reads;     /* plain memory accesses, all executions */
@@ -266,6 +267,9 @@ struct ravel__worker {
     int tid;
     size_t stack_size;
     void *stack_lo, *stack_hi;
+    void *prog_top; /* frame that calls the program's code (the thread's
+                       start routine, or main): the top of what an
+                       atomic section's checkpoint copies (section.c) */
     sigset_t start_mask;
     jmp_buf base; /* top of the worker loop */
     struct ravel__worker *next;
@@ -373,6 +377,11 @@ RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
 bool ravel__tool_failed(void);
 /* Ends the execution as blocked (abandoned, not a bug). */
 RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w);
+/* pthread_create over --max-threads: the calling thread stops there for
+ * good (never enabled again); the others go on, and when none can, the
+ * execution ends cut short (END_CUT). A scheduling point; never returns. */
+RAVEL__NORETURN void ravel__stop_at_thread_cap(struct ravel__worker *w,
+                                               uint64_t pc);
 /* A data choice in [0, n) made by the strategy (recorded in the trace). */
 uint32_t ravel__choose_data(struct ravel__worker *w, uint32_t n);
 
@@ -454,6 +463,17 @@ static inline const char *ravel__door_case(void)
     return ravel__door && ravel__door->case_name ? ravel__door->case_name()
                                                  : NULL;
 }
+/* Atomic sections (section.c). ravel__section_enter: the calling thread
+ * enters its outermost section; a scheduling point (SECTION), after which
+ * the thread runs without preemption; returns again (after another step)
+ * if the section is rolled back. ravel__section_leave: it left its
+ * outermost section. ravel__section_assume_failed: a false assumption
+ * inside a section; rolls the section back and does not return when it
+ * can, else returns (the caller discards the execution). */
+void ravel__section_enter(struct ravel__worker *w, uint64_t pc);
+void ravel__section_leave(struct ravel__worker *w);
+void ravel__section_assume_failed(struct ravel__worker *w);
+uint32_t ravel__section_object(struct ravel__worker *w);
 
 /* __VERIFIER_atomic_* functions: is pc inside one? */
 bool ravel__pc_atomic_function(uint64_t pc);

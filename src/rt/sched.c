@@ -91,6 +91,17 @@ RAVEL__NORETURN void ravel__block_execution(struct ravel__worker *w)
     ravel__end_execution(w);
 }
 
+RAVEL__NORETURN void ravel__stop_at_thread_cap(struct ravel__worker *w,
+                                               uint64_t pc)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    x->threads[w->slot].capped = 1;
+    int rc;
+    ravel__step(w, RAVEL__OP_CREATE, RAVEL__NONE, RAVEL__NONE, 0, pc, &rc);
+    /* Never chosen again: the execution ends elsewhere. */
+    ravel__tool_error(w, "a thread stopped at --max-threads ran again");
+}
+
 RAVEL__NORETURN void ravel__tool_error(struct ravel__worker *w,
                                        const char *fmt, ...)
 {
@@ -248,6 +259,13 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         }
         ravel__spin_release(x, t);
         n = ravel__enabled(x, enabled);
+    }
+    bool cut;
+    if (n == 0 && ravel__stuck_not_deadlocked(x, &cut)) {
+        /* Waiting at a false assumption in an atomic section: the
+         * execution is infeasible. Stopped at the thread cap: cut short. */
+        x->ended = cut ? RAVEL__END_CUT : RAVEL__END_BLOCKED;
+        ravel__end_execution(w);
     }
     if (n == 0) {
         uint32_t blocked = 0;
@@ -472,6 +490,7 @@ void ravel__begin_main(struct ravel__worker *w, uint64_t pc)
 
 void ravel__thread_body(struct ravel__worker *w)
 {
+    w->prog_top = __builtin_frame_address(0);
     ravel__reset_thread_tls();
     ravel__race_thread_start(w);
     errno = 0;

@@ -54,7 +54,7 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
     int saved = errno;
     uint64_t cap = ravel__rt.opt.max_threads;
     if (cap && ravel__rt.x->nthreads > cap)
-        ravel__block_execution(w); /* over --max-threads: abandon */
+        ravel__stop_at_thread_cap(w, RAVEL__CALLER_PC);
     int detach = PTHREAD_CREATE_JOINABLE;
     size_t stack = 0;
     if (attr) {

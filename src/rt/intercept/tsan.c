@@ -60,9 +60,11 @@ RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
     /* SV-COMP: a __VERIFIER_atomic_* function runs atomically. */
     if (RAVEL__UNLIKELY(ravel__pc_atomic_function(RAVEL__CALLER_PC)) &&
         th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
+        if (th->atomic == 0) /* a scheduling point (src/rt/section.c) */
+            ravel__section_enter(w, (uint64_t)(uintptr_t)caller_pc);
+        th = &ravel__rt.x->threads[w->slot];
         th->atomic_fn_depth[th->atomic_fn++] = th->depth;
-        if (th->atomic++ == 0)
-            ravel__race_atomic_section(w->slot, true);
+        th->atomic++;
     }
 }
 
@@ -76,7 +78,7 @@ RAVEL__EXPORT void __tsan_func_exit(void)
         th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
         th->atomic_fn--;
         if (th->atomic && --th->atomic == 0)
-            ravel__race_atomic_section(w->slot, false);
+            ravel__section_leave(w);
     }
     if (ravel__race_on && th->depth)
         ravel__race_pop(th);

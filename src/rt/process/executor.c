@@ -164,6 +164,7 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->in_execution, 1);
     rt->executing = true;
     if (setjmp(rt->loop) == 0) {
+        w->prog_top = __builtin_frame_address(0);
         ravel__begin_main(w, rt->main_pc ? rt->main_pc
                                          : (uint64_t)(uintptr_t)rt->main);
         int status = rt->main(rt->argc, rt->argv, rt->envp);
@@ -225,6 +226,8 @@ static bool after_execution(uint64_t number)
         rt->sh->blocked_runs++;
         return true;
     }
+    if (x->ended == RAVEL__END_CUT)
+        rt->sh->cut_runs++;
     if (rt->last_complete) {
         ravel__exec_copy(rt->last_complete, x);
         rt->sh->have_last_complete = 1;

@@ -1062,6 +1062,7 @@ static void merge_lanes(void)
         to->plain_reads += from->plain_reads;
         to->plain_writes += from->plain_writes;
         to->blocked_runs += from->blocked_runs;
+        to->cut_runs += from->cut_runs;
         to->exhausted |= from->exhausted;
         to->stopped_by_limit |= from->stopped_by_limit;
         to->outcomes_dropped += from->outcomes_dropped;
