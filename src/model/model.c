@@ -621,7 +621,6 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
 
     case RAVEL__OP_SECTION:
         th->section_wait = 0;
-        ev->value = o->generation;
         return 0;
 
     case RAVEL__OP_FINISH:

@@ -185,6 +185,13 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
     case RAVEL__OP_EXIT:
         snprintf(buf, n, "exit(%lld)", v);
         return;
+    case RAVEL__OP_SECTION:
+        /* One object for every section: its name says nothing. */
+        snprintf(buf, n, "%s", (ev->flags & RAVEL__EV_FAILED)
+                                   ? "atomic_begin: assumption false, "
+                                     "rolled back"
+                                   : "atomic_begin");
+        return;
     case RAVEL__OP_COND_WAIT:
     case RAVEL__OP_COND_TIMEDWAIT:
         snprintf(buf, n, "%s %s, unlock %s", op, o, obj_name(nm, ev->aux));

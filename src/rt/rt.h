@@ -475,8 +475,15 @@ void ravel__section_leave(struct ravel__worker *w);
 void ravel__section_assume_failed(struct ravel__worker *w);
 uint32_t ravel__section_object(struct ravel__worker *w);
 
-/* __VERIFIER_atomic_* functions: is pc inside one? */
-bool ravel__pc_atomic_function(uint64_t pc);
+/* Functions SV-COMP's conventions give a meaning by name, found in the
+ * instrumented modules' symbol tables: is pc inside a __VERIFIER_atomic_*
+ * function (it runs as an atomic section), inside the program's own
+ * reach_error (calling it is the error), or neither? */
+enum { RAVEL__FN_NONE, RAVEL__FN_ATOMIC, RAVEL__FN_REACH_ERROR };
+int ravel__pc_special_function(uint64_t pc);
+/* SV-COMP's error reached (svcomp.c): an assertion failure at pc. */
+RAVEL__NORETURN void ravel__svcomp_error(struct ravel__worker *w, uint64_t pc,
+                                         const char *what);
 /* Caller's return address, the "pc" of an intercepted call. */
 #define RAVEL__CALLER_PC ((uint64_t)(uintptr_t)__builtin_return_address(0))
 /* Forgets an object's state (re-initialisation of the memory). */

@@ -78,7 +78,12 @@ static struct {
 uint32_t ravel__section_object(struct ravel__worker *w)
 {
     bool created;
-    return ravel__object(w, &section_anchor, RAVEL__OBJ_SECTION, &created);
+    uint32_t o = ravel__object(w, &section_anchor, RAVEL__OBJ_SECTION,
+                               &created);
+    /* Named the same in every process (the runtime's address is not). */
+    if (created)
+        ravel__rt.x->objects[o].key = 0x5345435449304e31ULL;
+    return o;
 }
 
 /* Copies the stack from just below the caller's frame to the program's

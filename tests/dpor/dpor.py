@@ -19,6 +19,12 @@ bounds      a bug needing three preemptions: not reported at preemption
 choose      a bug behind one value of ravel_choose: found by DFS and DPOR
 assume      executions with a false ravel_assume are discarded, not bugs
 atomic      atomic sections and __VERIFIER_atomic_ functions
+sections    entering an atomic section is a scheduling point: an error
+            that needs sections to alternate is found by DPOR, DFS, PCT
+            and random; its fixed variant is exhausted by optimal DPOR,
+            source DPOR and DFS with the same 252 traces; a false assume
+            in a section waits for another thread's section (rolled back,
+            locals put back) instead of discarding the execution
 stop        a run with two lanes that stops on a bug found late ends, every
             time (the supervisor kills the other lane wherever it is,
             perhaps holding the shared search tree's lock)
@@ -230,6 +236,36 @@ def group_atomic(args):
           "atomic sections were interleaved: %s %s" % (p.stdout, p.stderr[-600:]))
 
 
+def group_sections(args):
+    prog = os.path.join(args.progs, "atomic_alternate")
+    for opts in (["--strategy", "dpor", "--jobs", "1"], ["--strategy", "dfs", "--jobs", "1"],
+                 ["--strategy", "pct", "--seed", "1"], ["--strategy", "random", "--seed", "1"]):
+        p, s = ravel(args, "--executions", "0" if "dfs" in opts or "dpor" in opts else "2000",
+                     *opts, prog=prog)
+        check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion"
+              and "reach_error" in s["bugs"][0]["message"],
+              "alternating sections not found with %s: %s %s" % (" ".join(opts), p.stdout[-300:], p.stderr[-600:]))
+    fixed = os.path.join(args.progs, "atomic_alternate_fixed")
+    for opts in (["--strategy", "dpor", "--dpor-mode", "optimal"], ["--strategy", "dpor", "--dpor-mode", "source"],
+                 ["--strategy", "dfs"]):
+        p, s = ravel(args, "--executions", "0", "--jobs", "1", *opts, prog=fixed)
+        check(p.returncode == 0 and s and s["complete"] and s["traces"] == 252 and s["blocked"] == 0,
+              "fixed alternation with %s: not 252 traces: %s %s" % (" ".join(opts), p.stdout[-400:], p.stderr[-300:]))
+    wait = os.path.join(args.progs, "atomic_wait")
+    counts = set()
+    for opts in (["--strategy", "dpor", "--dpor-mode", "optimal"], ["--strategy", "dpor", "--dpor-mode", "source"],
+                 ["--strategy", "dfs"], ["--strategy", "dfs", "--backend", "threads"]):
+        p, s = ravel(args, "--executions", "0", "--jobs", "1", *opts, prog=wait)
+        if check(p.returncode == 0 and s and s["complete"] and s["blocked"] == 0,
+                 "assume in a section with %s: %s %s" % (" ".join(opts), p.stdout[-400:], p.stderr[-600:])):
+            counts.add(s["traces"])
+    check(len(counts) == 1, "assume in a section: trace counts differ: %s" % counts)
+    for strat in ("random", "pct"):
+        p, s = ravel(args, "--strategy", strat, "--executions", "500", "--seed", "2", prog=wait)
+        check(p.returncode == 0 and s and s["blocked"] == 0,
+              "assume in a section with %s discarded executions: %s %s" % (strat, p.stdout[-300:], p.stderr[-300:]))
+
+
 def group_stop(args):
     prog = os.path.join(args.progs, "late_bug")
     for i in range(30):
@@ -369,7 +405,7 @@ def main():
     args = ap.parse_args()
     {"counts": group_counts, "oracle": group_oracle, "jobs": group_jobs, "shards": group_shards,
      "bounds": group_bounds, "choose": group_choose,
-     "assume": group_assume, "atomic": group_atomic, "stop": group_stop,
+     "assume": group_assume, "atomic": group_atomic, "sections": group_sections, "stop": group_stop,
      "guarantees": group_guarantees, "spin": group_spin, "spin_broken": group_spin_broken,
      "spin_dfs": group_spin_dfs}[args.group](args)
     if FAILURES:

@@ -58,7 +58,13 @@ RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
     if (ravel__race_on)
         ravel__race_push(th, (uint64_t)(uintptr_t)caller_pc);
     /* SV-COMP: a __VERIFIER_atomic_* function runs atomically. */
-    if (RAVEL__UNLIKELY(ravel__pc_atomic_function(RAVEL__CALLER_PC)) &&
+    int special = ravel__pc_special_function(RAVEL__CALLER_PC);
+    if (RAVEL__UNLIKELY(special == RAVEL__FN_REACH_ERROR)) {
+        ravel__stack_pop(th); /* the error is at the call */
+        ravel__svcomp_error(w, (uint64_t)(uintptr_t)caller_pc,
+                            "reach_error() called");
+    }
+    if (RAVEL__UNLIKELY(special == RAVEL__FN_ATOMIC) &&
         th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
         if (th->atomic == 0) /* a scheduling point (src/rt/section.c) */
             ravel__section_enter(w, (uint64_t)(uintptr_t)caller_pc);

@@ -149,30 +149,43 @@ static void add_module(uintptr_t bias)
         nmods++;
 }
 
-/* Code ranges of SV-COMP's __VERIFIER_atomic_* functions. */
-#define MAX_ATOMIC_FNS 64
-static struct seg atomic_fns[MAX_ATOMIC_FNS];
-static unsigned natomic_fns;
+/* Code ranges of SV-COMP's __VERIFIER_atomic_* functions and of the
+ * program's own reach_error (SV-COMP's error function). */
+#define MAX_SPECIAL_FNS 64
+static struct {
+    struct seg seg;
+    int kind; /* RAVEL__FN_* */
+} special_fns[MAX_SPECIAL_FNS];
+static unsigned nspecial_fns;
 
-static void find_atomic_functions(const struct ravel__elf *e, uintptr_t bias)
+static void find_special_functions(const struct ravel__elf *e, uintptr_t bias)
 {
     static const char prefix[] = "__VERIFIER_atomic_";
-    for (size_t i = 0; i < e->nsyms && natomic_fns < MAX_ATOMIC_FNS; i++) {
+    for (size_t i = 0; i < e->nsyms && nspecial_fns < MAX_SPECIAL_FNS; i++) {
         const struct ravel__elf_sym *s = &e->syms[i];
-        if (s->is_func && !strncmp(s->name, prefix, sizeof prefix - 1) &&
+        if (!s->is_func || !s->size)
+            continue;
+        int kind = RAVEL__FN_NONE;
+        if (!strncmp(s->name, prefix, sizeof prefix - 1) &&
             strcmp(s->name, "__VERIFIER_atomic_begin") &&
             strcmp(s->name, "__VERIFIER_atomic_end"))
-            atomic_fns[natomic_fns++] =
-                (struct seg){bias + s->value, bias + s->value + s->size};
+            kind = RAVEL__FN_ATOMIC;
+        else if (!strcmp(s->name, "reach_error"))
+            kind = RAVEL__FN_REACH_ERROR;
+        if (kind == RAVEL__FN_NONE)
+            continue;
+        special_fns[nspecial_fns].seg =
+            (struct seg){bias + s->value, bias + s->value + s->size};
+        special_fns[nspecial_fns++].kind = kind;
     }
 }
 
-bool ravel__pc_atomic_function(uint64_t pc)
+int ravel__pc_special_function(uint64_t pc)
 {
-    for (unsigned i = 0; i < natomic_fns; i++)
-        if (pc >= atomic_fns[i].lo && pc < atomic_fns[i].hi)
-            return true;
-    return false;
+    for (unsigned i = 0; i < nspecial_fns; i++)
+        if (pc >= special_fns[i].seg.lo && pc < special_fns[i].seg.hi)
+            return special_fns[i].kind;
+    return RAVEL__FN_NONE;
 }
 
 static uintptr_t seen[MAX_SEEN];
@@ -226,7 +239,7 @@ static void scan(void)
         if (ravel__elf_open(c->path, &e, err, sizeof err) == 0) {
             instrumented = instrumented || ravel__elf_imports(&e, "__tsan_init");
             if (instrumented)
-                find_atomic_functions(&e, c->bias);
+                find_special_functions(&e, c->bias);
             ravel__elf_close(&e);
         }
         if (instrumented)
