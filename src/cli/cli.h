@@ -43,6 +43,9 @@ int ravel__cmd_test(int argc, char **argv);
 void ravel__help_test(void);
 int ravel__cmd_lin(int argc, char **argv);
 int ravel__cmd_bench(int argc, char **argv);
+/* `ravel svcomp TASK.yml`: build, run and give SV-COMP verdicts
+ * (svcomp.c). Exits 2 with one line on bad input. */
+int ravel__cmd_svcomp(int argc, char **argv);
 void ravel__help_bench(void);
 void ravel__help_run(void);
 void ravel__help_replay(void);

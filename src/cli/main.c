@@ -17,6 +17,7 @@ static const char usage[] =
     "    ravel lin --model NAME [OPTIONS] HISTORY...\n"
     "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
     "    ravel bench [--quick] [--jobs N] [--runs N] [--json]\n"
+    "    ravel svcomp [OPTIONS] TASK.yml\n"
     "    ravel help [COMMAND]\n"
     "    ravel --version\n"
     "\n"
@@ -42,6 +43,8 @@ static const char usage[] =
     "             sources, without running them (static analysis)\n"
     "    bench    the systematic strategies on the classic DPOR "
     "benchmarks\n"
+    "    svcomp   build and run an SV-COMP task (.yml) and print its "
+    "verdict\n"
     "    help     show the manual of a command\n"
     "\n"
     "EXIT STATUS\n"
@@ -49,7 +52,7 @@ static const char usage[] =
     "\n"
     "See 'ravel help run', 'ravel help test', 'ravel help replay',\n"
     "'ravel help lin', "
-    "'ravel help lint', and README.md.\n";
+    "'ravel help lint', 'ravel help svcomp', and README.md.\n";
 
 int main(int argc, char **argv)
 {
@@ -70,6 +73,8 @@ int main(int argc, char **argv)
         ravel__cmd_lint(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return ravel__cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "svcomp"))
+        return ravel__cmd_svcomp(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ravel %s\n", RAVEL__VERSION);
         return 0;
@@ -87,16 +92,21 @@ int main(int argc, char **argv)
             ravel__help_lint();
         else if (argc > 2 && !strcmp(argv[2], "bench"))
             ravel__help_bench();
-        else if (argc > 2)
+        else if (argc > 2 && !strcmp(argv[2], "svcomp")) {
+            char *av[] = {(char *)"svcomp", (char *)"--help", NULL};
+            return ravel__cmd_svcomp(2, av);
+        } else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "test, replay, lin, lint, bench)",
+                                     "test, replay, lin, lint, bench, "
+                                     "svcomp)",
                                argv[2]);
         else
             fputs(usage, stdout);
         return 0;
     }
     ravel__usage_error(NULL, "unknown command '%s' (commands: run, test, "
-                             "replay, lin, lint, bench, help; see 'ravel "
+                             "replay, lin, lint, bench, svcomp, help; see "
+                             "'ravel "
                              "--help')",
                        cmd);
 }
