@@ -422,6 +422,29 @@ static int parse_line(struct parser *ps, struct ravel__ticket *t,
     } else if (KEY("choices")) {
         if (parse_choices(ps, t))
             return -1;
+    } else if (KEY("promote-data")) {
+        /* hex where ... */
+        for (;;) {
+            skip_spaces(ps);
+            if (at_eol(ps) || *ps->p == '\r')
+                break;
+            const char *tok;
+            size_t n = token(ps, &tok);
+            if (n > 16)
+                return perr(ps, "promote-data: location too long", NULL);
+            uint64_t where = 0;
+            for (const char *q = tok; q < tok + n; q++) {
+                int v = hexval(*q);
+                if (v < 0)
+                    return perr(ps, "promote-data: location must be "
+                                    "hexadecimal",
+                                NULL);
+                where = where * 16 + (uint64_t)v;
+            }
+            if (t->npromote_data >= RAVEL__TICKET_MAX_PROMOTE)
+                return perr(ps, "too many promoted data locations", NULL);
+            t->promote_data[t->npromote_data++].where = where;
+        }
     } else if (KEY("promote")) {
         /* module:hex-offset ... */
         for (;;) {
@@ -682,6 +705,13 @@ void ravel__ticket_format(const struct ravel__ticket *t,
         for (uint32_t i = 0; i < t->npromote; i++)
             ravel__sb_printf(sb, " %u:%llx", t->promote[i].module,
                              (unsigned long long)t->promote[i].offset);
+        ravel__sb_addc(sb, '\n');
+    }
+    if (t->npromote_data) {
+        ravel__sb_add(sb, "promote-data");
+        for (uint32_t i = 0; i < t->npromote_data; i++)
+            ravel__sb_printf(sb, " %llx",
+                             (unsigned long long)t->promote_data[i].where);
         ravel__sb_addc(sb, '\n');
     }
     ravel__sb_add(sb, "end\n");

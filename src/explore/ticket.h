@@ -19,6 +19,7 @@
  *     schedule 1*2 1.1*2 1.2*2 1.1 1.2 1*3
  *     choices 12:2:1
  *     promote 0:11a9 0:11b4     (race-directed scheduling, if any)
+ *     promote-data 100000000048  (racing variables, if any)
  *     end
  *
  * The parser is strict (every line known, every number in range, `end`
@@ -40,6 +41,13 @@
 struct ravel__ticket_promote {
     uint32_t module; /* instrumented module, in load order */
     uint64_t offset; /* from the module's load address */
+};
+
+/* Memory every access to which was a scheduling point: 8-byte granules
+ * of module data, named by module, segment and offset (the `where` of
+ * the runtime's ravel__addr_global). */
+struct ravel__ticket_promote_data {
+    uint64_t where;
 };
 
 struct ravel__ticket_vchoice {
@@ -72,6 +80,8 @@ struct ravel__ticket {
     struct ravel__ticket_vchoice *vchoices;
     uint32_t npromote;
     struct ravel__ticket_promote promote[RAVEL__TICKET_MAX_PROMOTE];
+    uint32_t npromote_data;
+    struct ravel__ticket_promote_data promote_data[RAVEL__TICKET_MAX_PROMOTE];
 };
 
 /* Parses len bytes of ticket text. On error returns -1 with a one-line

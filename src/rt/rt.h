@@ -134,6 +134,13 @@ struct ravel__common {
      * supervisor between phases, or from a replayed ticket). */
     uint32_t npromoted;
     uint64_t promoted[RAVEL__MAX_PROMOTED];
+    /* ... and memory every access to which is a visible operation, from
+     * any code location: the racing variables (8-byte granules of module
+     * data, named as ravel__addr_global names them), so that the
+     * consequences of a race are interleaved too, not only its two
+     * accesses. Heap and stack memory is promoted by code location only. */
+    uint32_t npromoted_data;
+    uint64_t promoted_data[RAVEL__MAX_PROMOTED];
     uint32_t phase; /* explorations restarted after a promotion */
     _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
                                bug was found before it) */
@@ -481,6 +488,9 @@ uint32_t ravel__section_object(struct ravel__worker *w);
  * reach_error (calling it is the error), or neither? */
 enum { RAVEL__FN_NONE, RAVEL__FN_ATOMIC, RAVEL__FN_REACH_ERROR };
 int ravel__pc_special_function(uint64_t pc);
+/* The address of module data named `where` by ravel__addr_global (in
+ * this process), or false. */
+bool ravel__addr_from_global(uint64_t where, uint64_t *addr);
 /* SV-COMP's error reached (svcomp.c): an assertion failure at pc. */
 RAVEL__NORETURN void ravel__svcomp_error(struct ravel__worker *w, uint64_t pc,
                                          const char *what);

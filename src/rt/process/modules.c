@@ -287,6 +287,17 @@ bool ravel__pc_from_module(uint32_t module, uint64_t off, uint64_t *pc)
     return ravel__pc_instrumented(*pc);
 }
 
+bool ravel__addr_from_global(uint64_t where, uint64_t *addr)
+{
+    uint32_t i = (uint32_t)(where >> 56), k = (uint32_t)(where >> 48) & 0xff;
+    uint64_t off = where & ((1ULL << 48) - 1);
+    if (i >= nmods || k >= mods[i].ndata ||
+        off >= mods[i].data[k].hi - mods[i].data[k].lo)
+        return false;
+    *addr = mods[i].data[k].lo + off;
+    return true;
+}
+
 bool ravel__addr_global(uint64_t addr, uint64_t *where)
 {
     for (unsigned i = 0; i < nmods; i++)

@@ -68,6 +68,13 @@ static struct {
      * common->promoted; the exploration starts over with them once every
      * lane has stopped. */
     bool restart;
+    /* For the guarantee (earned_guarantee): data races reported in the
+     * current exploration; a race on memory that is not module data (only
+     * its code locations could be promoted); executions done when the
+     * current exploration started. */
+    unsigned phase_races;
+    bool race_unnamed_memory;
+    uint64_t phase_start;
 } sv;
 
 /* Seconds an interrupted lane has to finish its execution and say what
@@ -180,6 +187,10 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
             x->vchoices[i].step, x->vchoices[i].n, x->vchoices[i].value};
     t.nvchoices = x->nvchoices;
     t.vchoices = vc;
+    for (uint32_t i = 0; i < rt->common->npromoted_data &&
+                         t.npromote_data < RAVEL__TICKET_MAX_PROMOTE; i++)
+        t.promote_data[t.npromote_data++].where =
+            rt->common->promoted_data[i];
     for (uint32_t i = 0; i < rt->common->npromoted &&
                          t.npromote < RAVEL__TICKET_MAX_PROMOTE; i++) {
         uint32_t m;
@@ -332,6 +343,22 @@ static bool promote(const struct ravel__exec *x)
             c->promoted[c->npromoted++] = pc;
             added = true;
         }
+        /* The variable too, when it has a name that holds across
+         * executions (module data): every access to it, from any code
+         * location, becomes a scheduling point. */
+        uint64_t where;
+        if (!ravel__addr_global(a[i]->addr, &where)) {
+            sv.race_unnamed_memory = true;
+            continue;
+        }
+        where &= ~7ULL;
+        k = 0;
+        while (k < c->npromoted_data && c->promoted_data[k] != where)
+            k++;
+        if (k == c->npromoted_data && k < RAVEL__MAX_PROMOTED) {
+            c->promoted_data[c->npromoted_data++] = where;
+            added = true;
+        }
     }
     if (added)
         sv.restart = true;
@@ -391,6 +418,8 @@ bool ravel__sv_on_bug(void)
         free(output);
         return false;
     }
+    if (x->failure.kind == RAVEL__FAIL_DATA_RACE)
+        sv.phase_races++;
     uint64_t sig = ravel__report_signature(x);
     for (unsigned i = 0; i < sv.nbugs; i++) {
         if (sv.bugs[i].signature == sig) {
@@ -545,6 +574,86 @@ static void profile_line(struct ravel__strbuf *sb, uint64_t execs)
                      100 * p.reset / t);
 }
 
+/*
+ * What the run earned: the strategy's guarantee about its (last)
+ * exploration, with what it does not cover said beside it. Returns
+ * whether the run covered every behaviour (the JSON `complete`):
+ *
+ * - executions cut short at --max-threads: only the capped program was
+ *   explored;
+ * - data races: a plain access that is not a scheduling point was never
+ *   interleaved. After race-directed restarts, every access to each
+ *   racing variable is one; the run is complete only if the last
+ *   exploration found no further race (so every other plain access was
+ *   race-free in every execution explored) and every race was on a
+ *   variable (module data: racing heap or stack memory is interleaved
+ *   only at the racing code locations);
+ * - an interrupted run, a tool error.
+ */
+static bool earned_guarantee(char *out, size_t len)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    const struct ravel__common *c = rt->common;
+    bool complete = (sh->exhausted || (sh->stats.complete && !sv.interrupted)) &&
+                    !sv.error;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__sb_add(&sb, sh->stats.guarantee);
+    if (sh->cut_runs) {
+        complete = false;
+        ravel__sb_printf(&sb,
+                         "; but %llu execution%s cut short at --max-threads "
+                         "%llu: threads created beyond the cap never ran, "
+                         "so only the capped program was covered",
+                         (unsigned long long)sh->cut_runs,
+                         sh->cut_runs == 1 ? " was" : "s were",
+                         (unsigned long long)rt->opt.max_threads);
+    }
+    unsigned races = 0;
+    for (unsigned i = 0; i < sv.nbugs; i++)
+        races += sv.bugs[i].kind == RAVEL__FAIL_DATA_RACE;
+    if (races || c->npromoted) {
+        if (sv.phase_races || sv.race_unnamed_memory ||
+            !c->npromoted_data) {
+            complete = false;
+            ravel__sb_add(&sb, "; but data races were found and not every "
+                               "access to the racing memory was "
+                               "interleaved (");
+            if (sv.phase_races)
+                ravel__sb_printf(&sb, "%u race%s in the %s exploration "
+                                      "ended executions early",
+                                 sv.phase_races,
+                                 sv.phase_races == 1 ? "" : "s",
+                                 c->phase ? "last" : "");
+            else if (sv.race_unnamed_memory)
+                ravel__sb_add(&sb, "heap or stack memory is interleaved only "
+                                   "at the racing code locations");
+            else
+                ravel__sb_add(&sb, "race-directed scheduling is off");
+            ravel__sb_add(&sb, "): what the races can do beyond the "
+                               "reported executions was not all explored");
+        } else {
+            ravel__sb_printf(&sb, "; every access to the racing variable%s ",
+                             c->npromoted_data == 1 ? "" : "s");
+            for (uint32_t i = 0; i < c->npromoted_data; i++) {
+                uint64_t a;
+                char name[160] = "?";
+                if (ravel__addr_from_global(c->promoted_data[i], &a) &&
+                    !ravel__symbolize_data(a, name, sizeof name))
+                    snprintf(name, sizeof name, "0x%llx",
+                             (unsigned long long)a);
+                ravel__sb_printf(&sb, "%s%s", i ? ", " : "", name);
+            }
+            ravel__sb_add(&sb, " was a scheduling point; the other plain "
+                               "accesses were race-free in every execution "
+                               "explored and were not interleaved");
+        }
+    }
+    snprintf(out, len, "%s", sb.data ? sb.data : "");
+    ravel__sb_free(&sb);
+    return complete;
+}
+
 /* Writes the --json summary object to fd: stdout (stderr when run
  * directly: stdout is the program's), or a test driver's pipe
  * (src/unit/driver.c reads it). */
@@ -578,10 +687,10 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
     ravel__sb_printf(&sb, "%llu", (unsigned long long)execs);
     ravel__json_key(&sb, &first, "elapsed_s");
     ravel__sb_printf(&sb, "%.3f", elapsed);
+    char guarantee[1024];
+    bool complete = earned_guarantee(guarantee, sizeof guarantee);
     ravel__json_key(&sb, &first, "complete");
-    ravel__sb_add(&sb, sh->exhausted || (sh->stats.complete && !sv.interrupted)
-                           ? "true"
-                           : "false");
+    ravel__sb_add(&sb, complete ? "true" : "false");
     ravel__json_key(&sb, &first, "bound");
     if (sh->stats.bound >= 0)
         ravel__sb_printf(&sb, "%d", sh->stats.bound);
@@ -597,8 +706,10 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__sb_add(&sb, "null");
     ravel__json_key(&sb, &first, "blocked");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->blocked_runs);
+    ravel__json_key(&sb, &first, "cut_short");
+    ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->cut_runs);
     ravel__json_key(&sb, &first, "guarantee");
-    ravel__json_str(&sb, sh->stats.guarantee);
+    ravel__json_str(&sb, guarantee);
     ravel__json_key(&sb, &first, "steps");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->steps);
     ravel__json_key(&sb, &first, "plain_accesses");
@@ -607,6 +718,11 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
                      (unsigned long long)sh->plain_writes);
     ravel__json_key(&sb, &first, "promoted_locations");
     ravel__sb_printf(&sb, "%u", rt->common->npromoted);
+    ravel__json_key(&sb, &first, "promoted_variables");
+    ravel__sb_printf(&sb, "%u", rt->common->npromoted_data);
+    ravel__json_key(&sb, &first, "last_exploration_executions");
+    ravel__sb_printf(&sb, "%llu",
+                     (unsigned long long)(execs - sv.phase_start));
     ravel__json_key(&sb, &first, "restarts");
     ravel__sb_printf(&sb, "%u", rt->common->phase);
     if (rt->opt.profile) {
@@ -796,19 +912,30 @@ int ravel__sv_finish(void)
         if (sv.interrupted)
             ravel__sb_add(&sb, "; interrupted");
         ravel__sb_addc(&sb, '\n');
+        char guarantee[1024];
+        earned_guarantee(guarantee, sizeof guarantee);
         if (sv.interrupted && !sh->exhausted && !sh->stats.guarantee[0])
             ravel__sb_add(&sb, "ravel: interrupted before any lane said what "
                                "it covered: no coverage guarantee\n");
-        else if (sh->stats.guarantee[0])
-            ravel__sb_printf(&sb, "ravel: %s\n", sh->stats.guarantee);
+        else if (guarantee[0] && rt->common->phase)
+            ravel__sb_printf(&sb,
+                             "ravel: the last of %u explorations (%llu of "
+                             "the %llu executions): %s\n",
+                             rt->common->phase + 1,
+                             (unsigned long long)(execs - sv.phase_start),
+                             (unsigned long long)execs, guarantee);
+        else if (guarantee[0])
+            ravel__sb_printf(&sb, "ravel: %s\n", guarantee);
         if (rt->common->npromoted)
             ravel__sb_printf(&sb,
                              "ravel: race-directed scheduling: %u racing "
-                             "code location%s made scheduling points; the "
-                             "exploration started over %u time%s (the "
-                             "line above is about the last one)\n",
+                             "code location%s and %u variable%s made "
+                             "scheduling points; the exploration started "
+                             "over %u time%s\n",
                              rt->common->npromoted,
                              rt->common->npromoted == 1 ? "" : "s",
+                             rt->common->npromoted_data,
+                             rt->common->npromoted_data == 1 ? "" : "s",
                              rt->common->phase,
                              rt->common->phase == 1 ? "" : "s");
         if (rt->opt.profile)
@@ -1109,6 +1236,10 @@ static bool start_over(void)
     if (rt->opt.time > 0 && ravel__now() >= rt->start_time + rt->opt.time)
         return false;
     c->phase++;
+    sv.phase_races = 0;
+    sv.phase_start = 0;
+    for (uint32_t l = 0; l < rt->nlanes; l++)
+        sv.phase_start += atomic_load(&rt->lanes[l].sh->executions_done);
     sv.stop = false;
     sv.last_done = 0;
     sv.lane0_done = false;

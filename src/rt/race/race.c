@@ -38,6 +38,12 @@
 #include <sys/mman.h>
 
 static struct ravel__detector *det;
+
+/* The promoted variables' granules in this process (from
+ * common->promoted_data, resolved when the executor starts). */
+static uint64_t ploc[RAVEL__MAX_PROMOTED];
+static uint32_t nploc;
+
 bool ravel__race_on;
 bool ravel__race_alone;
 
@@ -172,6 +178,21 @@ void ravel__race_init(void)
                 rt->common->promoted[rt->common->npromoted++] = pc;
         }
     }
+    if (rt->have_ticket) {
+        rt->common->npromoted_data = 0;
+        for (uint32_t i = 0; i < rt->ticket.npromote_data &&
+                             i < RAVEL__MAX_PROMOTED;
+             i++)
+            rt->common->promoted_data[rt->common->npromoted_data++] =
+                rt->ticket.promote_data[i].where;
+    }
+    /* The promoted variables' addresses in this process. */
+    nploc = 0;
+    for (uint32_t i = 0; i < rt->common->npromoted_data; i++) {
+        uint64_t a;
+        if (ravel__addr_from_global(rt->common->promoted_data[i], &a))
+            ploc[nploc++] = a;
+    }
 }
 
 void ravel__race_begin(void)
@@ -265,6 +286,15 @@ static void fill_origin(struct ravel__race *r, uint64_t addr)
     }
 }
 
+/* Is the access [a, a+size) in a promoted variable's granule? */
+static bool loc_promoted(uint64_t a, uint64_t size)
+{
+    for (uint32_t i = 0; i < nploc; i++)
+        if (a < ploc[i] + 8 && ploc[i] < a + size)
+            return true;
+    return false;
+}
+
 /* Is pc one of the promoted code locations? */
 static bool promoted(const struct ravel__common *c, uint64_t pc)
 {
@@ -289,6 +319,10 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
      * and is being explored. */
     const struct ravel__common *c = ravel__rt.common;
     if (c->npromoted && promoted(c, pc) && promoted(c, hit->prev.pc))
+        return;
+    /* Every access to the variable is a scheduling point: the same. */
+    if (nploc && loc_promoted(addr, size) &&
+        loc_promoted(hit->prev_addr, hit->prev_size ? hit->prev_size : 1))
         return;
     /* A property program's test cases fail quietly while it tests and
      * shrinks (pbt.c): the race is reported, and so counted as seen,
@@ -364,7 +398,8 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
     if (RAVEL__UNLIKELY(th->ignore) || ravel__race_alone)
         return;
     const struct ravel__common *c = ravel__rt.common;
-    if (RAVEL__UNLIKELY(c->npromoted) && promoted(c, pc))
+    if (RAVEL__UNLIKELY(c->npromoted | nploc) &&
+        (promoted(c, pc) || loc_promoted((uint64_t)(uintptr_t)p, size)))
         promoted_step(w, p, size, write, pc);
     struct ravel__det_hit hit;
     uint8_t flags = write ? RAVEL__DET_WRITE : 0;
