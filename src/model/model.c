@@ -149,6 +149,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     }
     x->number = number;
     x->nthreads = x->nobjects = x->nevents = x->nvchoices = 0;
+    x->section_waiters = 0;
     x->choice_points = 0;
     x->ended = RAVEL__END_NONE;
     x->has_result = 0;
@@ -369,13 +370,45 @@ void ravel__section_done(struct ravel__exec *x, uint32_t obj)
     x->objects[obj].generation++;
 }
 
+
 void ravel__section_rolled_back(struct ravel__exec *x, uint32_t t,
                                 uint32_t obj, uint32_t event)
 {
-    x->threads[t].section_wait = 1;
-    x->threads[t].section_gen = x->objects[obj].generation;
-    if (event < x->nevents)
-        x->events[event].flags |= RAVEL__EV_FAILED;
+    struct ravel__thread *th = &x->threads[t];
+    if (!th->section_wait)
+        x->section_waiters++;
+    th->section_wait = 1;
+    th->section_gen = x->objects[obj].generation;
+    th->nsection_reads = 0;
+    if (event >= x->nevents)
+        return;
+    x->events[event].flags |= RAVEL__EV_FAILED;
+    for (uint32_t e = event + 1; e < x->nevents; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        if (ev->thread == t && ev->obj != RAVEL__NONE &&
+            (ev->kind == RAVEL__OP_PLAIN_READ ||
+             ev->kind == RAVEL__OP_ATOMIC_LOAD) &&
+            th->nsection_reads < RAVEL__COUNT(th->section_reads))
+            th->section_reads[th->nsection_reads++] = ev->obj;
+    }
+}
+
+/* Thread t wrote object obj in a visible step: a section that waits
+ * having read it may try again. */
+static void section_wake_readers(struct ravel__exec *x, uint32_t t,
+                                 uint32_t obj)
+{
+    for (uint32_t u = 0; u < x->nthreads && x->section_waiters; u++) {
+        struct ravel__thread *th = &x->threads[u];
+        if (u == t || !th->section_wait)
+            continue;
+        for (uint32_t i = 0; i < th->nsection_reads; i++)
+            if (th->section_reads[i] == obj) {
+                th->section_wait = 0;
+                x->section_waiters--;
+                break;
+            }
+    }
 }
 
 bool ravel__stuck_not_deadlocked(const struct ravel__exec *x, bool *cut)
@@ -617,10 +650,19 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
     case RAVEL__OP_BARRIER_LEAVE:
     case RAVEL__OP_PLAIN_READ:
     case RAVEL__OP_PLAIN_WRITE:
+        if (RAVEL__UNLIKELY(x->section_waiters) && op->obj != RAVEL__NONE &&
+            (op->kind == RAVEL__OP_PLAIN_WRITE ||
+             op->kind == RAVEL__OP_ATOMIC_STORE ||
+             op->kind == RAVEL__OP_ATOMIC_RMW ||
+             op->kind == RAVEL__OP_ATOMIC_CAS))
+            section_wake_readers(x, t, op->obj);
         return 0;
 
     case RAVEL__OP_SECTION:
-        th->section_wait = 0;
+        if (th->section_wait) {
+            th->section_wait = 0;
+            x->section_waiters--;
+        }
         return 0;
 
     case RAVEL__OP_FINISH:

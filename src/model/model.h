@@ -141,6 +141,9 @@ struct ravel__thread {
     uint8_t capped;         /* stopped at pthread_create over --max-threads
                                (never enabled again) */
     uint32_t section_gen;   /* sections completed when it began waiting */
+    uint32_t nsection_reads; /* objects its rolled-back section read with */
+    uint32_t section_reads[8]; /* a visible step (promoted, atomic): a write
+                                  to one by another thread ends the wait */
     uint64_t reads, writes; /* plain memory accesses this execution */
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
@@ -331,6 +334,7 @@ struct ravel__exec {
     uint32_t max_events, max_objects, index_mask;
     uint32_t max_vchoices; /* max_events + RAVEL__MAX_VCHOICES */
     uint32_t nthreads, nobjects, nevents, nvchoices;
+    uint32_t section_waiters; /* threads with section_wait set */
     uint32_t running;       /* thread holding the baton */
     uint32_t choice_points; /* real choices (more than one option) */
     uint8_t ended;          /* enum ravel__end_reason */
@@ -396,6 +400,9 @@ uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);
 void ravel__section_done(struct ravel__exec *x, uint32_t obj);
 void ravel__section_rolled_back(struct ravel__exec *x, uint32_t t,
                                 uint32_t obj, uint32_t event);
+/* The wait also ends when another thread writes (a promoted plain write,
+ * an atomic store) an object the rolled-back section read in a visible
+ * step: the events after `event` (the section's) are the section's. */
 
 /* No thread is enabled, but not by a deadlock: some live thread waits at
  * a false assumption in an atomic section (the execution is infeasible)

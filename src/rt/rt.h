@@ -86,6 +86,8 @@ struct ravel__shared {
     struct ravel__explore_stats stats; /* the strategy's figures */
     uint64_t blocked_runs;    /* executions abandoned as blocked */
     uint64_t cut_runs;        /* executions cut short at --max-threads */
+    uint8_t nondet_limited;   /* a __VERIFIER_nondet_* value of a wide type
+                                 was chosen from --nondet-range only */
     uint8_t have_last_complete;
     uint64_t out_start, err_start; /* capture offsets of this execution */
     uint64_t plain_reads;     /* plain memory accesses, all executions */

@@ -25,8 +25,10 @@
  * flagged FAILED, and the thread's next SECTION is disabled until another
  * thread's section has run to its end (the model's section generation).
  * Under the global-lock view only another section can make the
- * assumption true: any other write it could read would race with the
- * section's read, which the detector reports. When no thread can go on
+ * assumption true in a race-free program: any other write it could read
+ * races with the section's read, which the detector reports, and
+ * race-directed scheduling then makes that write a visible step that
+ * ends the wait (below). When no thread can go on
  * and one waits this way, the execution is infeasible and is discarded
  * (END_BLOCKED), not reported as a deadlock.
  *
@@ -36,9 +38,14 @@
  * starts (the thread's start routine or main). The rollback copies the
  * stack back (from a frame moved below the copied range with alloca) and
  * jumps. It is only done when the section did nothing that cannot be
- * undone that way: no visible operation, no data choice and no plain
- * write since it began (heap memory and globals are not copied). Else the
- * false assumption discards the execution, as outside sections.
+ * undone that way: no visible operation other than reads (a promoted
+ * plain read, an atomic load), no data choice and no plain write since it
+ * began (heap memory and globals are not copied). Else the false
+ * assumption discards the execution, as outside sections. The wait ends
+ * when another thread's section ends, or when another thread writes, in a
+ * visible step, something the failed attempt read in one: a racing
+ * variable promoted by race-directed scheduling is written outside
+ * sections, and the section waiting on it must see that.
  *
  * One checkpoint exists at a time: only one thread is ever inside a
  * section, and a thread that blocks inside one (a visible operation) can
@@ -186,9 +193,18 @@ void ravel__section_assume_failed(struct ravel__worker *w)
 {
     struct ravel__exec *x = ravel__rt.x;
     const struct ravel__thread *th = &x->threads[w->slot];
-    if (!ck.valid || ck.owner != w->slot || x->nevents != ck.nevents ||
-        x->nvchoices != ck.nvchoices || th->writes != ck.writes)
+    if (!ck.valid || ck.owner != w->slot || x->nvchoices != ck.nvchoices ||
+        th->writes != ck.writes)
         return;
+    /* Visible steps since the section began: only reads (a promoted plain
+     * read, an atomic load) leave nothing to undo; they stay in the log
+     * as what the failed attempt read. */
+    for (uint32_t e = ck.nevents; e < x->nevents; e++) {
+        uint16_t k = x->events[e].kind;
+        if (x->events[e].thread != w->slot ||
+            (k != RAVEL__OP_PLAIN_READ && k != RAVEL__OP_ATOMIC_LOAD))
+            return;
+    }
     ravel__race_atomic_section(w->slot, false);
     ravel__section_rolled_back(x, w->slot, ck.obj, ck.event);
     rollback_jump();

@@ -10,7 +10,9 @@
  *                             bool, char and unsigned char; -R .. R for
  *                             wider signed types and 0 .. 2R for unsigned
  *                             ones (R = --nondet-range, 2 by default);
- *                             pointers are NULL
+ *                             pointers are NULL. A run that used a
+ *                             limited one is never complete (its
+ *                             guarantee says so)
  *   __VERIFIER_assume(c)      ravel_assume: outside an atomic section a
  *                             false c discards the execution; inside one
  *                             the section waits (section.c)
@@ -50,6 +52,7 @@ static long nondet_signed(void)
     uint64_t r = ravel__rt.opt.nondet_range;
     if (r > 1000)
         r = 1000;
+    ravel__rt.sh->nondet_limited = 1; /* the guarantee says so */
     return (long)ravel__choose_data(w, (uint32_t)(2 * r + 1)) - (long)r;
 }
 
@@ -61,6 +64,7 @@ static unsigned long nondet_unsigned(void)
     uint64_t r = ravel__rt.opt.nondet_range;
     if (r > 1000)
         r = 1000;
+    ravel__rt.sh->nondet_limited = 1;
     return ravel__choose_data(w, (uint32_t)(2 * r + 1));
 }
 
@@ -186,14 +190,21 @@ RAVEL__EXPORT double __VERIFIER_nondet_double(void)
     return (double)nondet_signed();
 }
 
+static void *nondet_null(void)
+{
+    if (ravel__controlled())
+        ravel__rt.sh->nondet_limited = 1;
+    return NULL;
+}
+
 RAVEL__EXPORT char *__VERIFIER_nondet_pchar(void)
 {
-    return NULL;
+    return nondet_null();
 }
 
 RAVEL__EXPORT void *__VERIFIER_nondet_pointer(void)
 {
-    return NULL;
+    return nondet_null();
 }
 
 RAVEL__EXPORT void __VERIFIER_assume(int cond)

@@ -609,6 +609,14 @@ static bool earned_guarantee(char *out, size_t len)
                          sh->cut_runs == 1 ? " was" : "s were",
                          (unsigned long long)rt->opt.max_threads);
     }
+    if (sh->nondet_limited) {
+        complete = false;
+        ravel__sb_printf(&sb,
+                         "; but __VERIFIER_nondet_* values of types wider "
+                         "than a byte were tried only in --nondet-range "
+                         "(%llu)",
+                         (unsigned long long)rt->opt.nondet_range);
+    }
     unsigned races = 0;
     for (unsigned i = 0; i < sv.nbugs; i++)
         races += sv.bugs[i].kind == RAVEL__FAIL_DATA_RACE;
@@ -1190,6 +1198,7 @@ static void merge_lanes(void)
         to->plain_writes += from->plain_writes;
         to->blocked_runs += from->blocked_runs;
         to->cut_runs += from->cut_runs;
+        to->nondet_limited |= from->nondet_limited;
         to->exhausted |= from->exhausted;
         to->stopped_by_limit |= from->stopped_by_limit;
         to->outcomes_dropped += from->outcomes_dropped;
