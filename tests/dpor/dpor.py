@@ -421,6 +421,11 @@ def group_guarantees_qualified(args):
     p, s = ravel(args, "--keep-going", prog=race)
     check(s and [b for b in s["bugs"] if b["kind"] == "assertion" and b["race_directed"]],
           "race_reread: default strategy with --keep-going did not find the assertion: %s" % (s and s["bugs"]))
+    hang = os.path.join(args.progs, "spin_hang")
+    p, s = ravel(args, "--strategy", "dpor", "--keep-going", "--watchdog", "0.5", "--executions", "0", prog=hang)
+    check(s and [b for b in s["bugs"] if b["kind"] == "hang"] and not s["complete"]
+          and "stopped by a hang" in s["guarantee"],
+          "spin_hang: a run with a hang claims completeness: %s %s" % (s and s["guarantee"], p.stderr[-300:]))
     p, s = ravel(args, "--keep-going", "--no-promote-races", prog=race)
     check(s and not s["complete"] and "not every access" in s["guarantee"],
           "race_reread without promotion claims completeness: %s" % (s and s["guarantee"]))

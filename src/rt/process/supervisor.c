@@ -609,6 +609,23 @@ static bool earned_guarantee(char *out, size_t len)
                          sh->cut_runs == 1 ? " was" : "s were",
                          (unsigned long long)rt->opt.max_threads);
     }
+    /* A hang (a thread looping without a visible operation) or a
+     * livelock stopped at --max-steps: the other threads never ran past
+     * that point, so those executions were cut short too. */
+    uint64_t stopped = 0;
+    for (unsigned i = 0; i < sv.nbugs; i++)
+        if (sv.bugs[i].kind == RAVEL__FAIL_HANG ||
+            sv.bugs[i].kind == RAVEL__FAIL_STEP_LIMIT)
+            stopped += sv.bugs[i].count;
+    if (stopped) {
+        complete = false;
+        ravel__sb_printf(&sb,
+                         "; but %llu execution%s stopped by a hang or the "
+                         "step limit: what the other threads would have "
+                         "done after that point was not explored",
+                         (unsigned long long)stopped,
+                         stopped == 1 ? " was" : "s were");
+    }
     if (sh->nondet_limited) {
         complete = false;
         ravel__sb_printf(&sb,
