@@ -997,21 +997,40 @@ void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n)
 bool (*ravel__report_program_pc)(uint64_t pc);
 
 /* Innermost frame of the failure in the program's own code (else the
- * innermost frame with a source line). */
+ * innermost frame with a source line). For a deadlock or step limit
+ * whose failing thread shows none (blocked inside the C library with no
+ * program frame recorded), the first live thread that has one. */
+static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
+                             uint64_t pc, struct ravel__frame *out);
+
 static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
+{
+    const struct ravel__failure *f = &x->failure;
+    if (failure_frame_of(x, f->thread, f->pc, out))
+        return true;
+    if (f->kind != RAVEL__FAIL_DEADLOCK && f->kind != RAVEL__FAIL_STEP_LIMIT)
+        return false;
+    for (uint32_t t = 0; t < x->nthreads; t++)
+        if (x->threads[t].state == RAVEL__T_LIVE && t != f->thread &&
+            failure_frame_of(x, t, x->threads[t].pending.pc, out))
+            return true;
+    return false;
+}
+
+static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
+                             uint64_t pc, struct ravel__frame *out)
 {
     const struct ravel__failure *f = &x->failure;
     uint64_t pcs[RAVEL__NATIVE_FRAMES + RAVEL__STACK_FRAMES + 1];
     bool exact[RAVEL__COUNT(pcs)];
     size_t n = 0;
     memset(exact, 0, sizeof exact);
-    if (f->nframes) {
+    if (f->nframes && thread == f->thread) {
         for (uint32_t i = 0; i < f->nframes && n < RAVEL__NATIVE_FRAMES; i++)
             pcs[n++] = f->frames[i];
         exact[0] = f->frames_exact;
-    } else if (f->thread < x->nthreads) {
-        n = thread_stack(&x->threads[f->thread], f->pc, pcs,
-                         RAVEL__COUNT(pcs));
+    } else if (thread < x->nthreads) {
+        n = thread_stack(&x->threads[thread], pc, pcs, RAVEL__COUNT(pcs));
     }
     if (n == 0)
         return false;

@@ -28,6 +28,8 @@ struct ravel__report_ctx {
     size_t output_len;
     bool color;
     uint32_t max_rows;    /* trace rows to show (0: all) */
+    const char *history;  /* a linearizability failure's history as
+                             lin/explain.h's timeline JSON, or NULL */
     uint64_t execution;   /* its number in the run, from 1 (0: the
                              exec's own; a replay names the ticket's) */
 };

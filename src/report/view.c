@@ -24,6 +24,7 @@
 #include "symbolize.h"
 #include "../common/hash.h"
 #include "../common/json.h"
+#include "../lin/explain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -803,6 +804,10 @@ void ravel__view_finding_json(struct ravel__strbuf *sb,
     for (size_t i = 0; i < nfiles; i++)
         free(files[i].text);
     ravel__sb_addc(sb, '}');
+    if (c->history && c->history[0] == '{') {
+        ravel__json_key(sb, &first, "history");
+        ravel__sb_add(sb, c->history); /* JSON already */
+    }
     ravel__json_key(sb, &first, "report");
     ravel__json_str(sb, report ? report : "");
     ravel__sb_addc(sb, '}');
@@ -931,6 +936,11 @@ static const char page_script2[] =
 static const char page_script3[] =
     "function build(box){var d=JSON.parse(box.querySelector("
     "'script.finding-data').textContent);box._data=d;\n"
+    "if(d.history){var hb=box.querySelector('.history');"
+    "E('p','explain','The parallel calls as a timeline, one lane per "
+    "branch: green operations form the longest linearizable prefix (dots: "
+    "its order), red ones cannot come next.',hb);"
+    "ravelLinTimeline(d.history,hb);}\n"
     "var used={};d.items.forEach(function(it){used[it.lane]=1;});\n"
     "var lanes=[];d.lanes.forEach(function(n,i){if(used[i])lanes.push(i);"
     "});var col={};lanes.forEach(function(l,i){col[l]=i;});\n"
@@ -1040,6 +1050,9 @@ void ravel__view_html(struct ravel__strbuf *sb,
     h(sb, run->program);
     ravel__sb_add(sb, "</title>\n");
     ravel__sb_add(sb, page_style);
+    ravel__sb_add(sb, "<style>\n");
+    ravel__sb_add(sb, ravel__lin_timeline_css);
+    ravel__sb_add(sb, "</style>\n");
     ravel__sb_add(sb, "</head>\n<body>\n<h1>ravel ");
     ravel__sb_add(sb, run->replay ? "replay" : "run");
     ravel__sb_add(sb, ": ");
@@ -1182,6 +1195,7 @@ void ravel__view_html(struct ravel__strbuf *sb,
         }
         if (g->json) {
             ravel__sb_printf(sb, "<div class=\"lanebox\" id=\"lanes%zu\">"
+                                 "<div class=\"history\"></div>"
                                  "<div class=\"diagram\"></div>"
                                  "<script type=\"application/json\" "
                                  "class=\"finding-data\">",
@@ -1191,6 +1205,9 @@ void ravel__view_html(struct ravel__strbuf *sb,
         }
         ravel__sb_add(sb, "</details>\n");
     }
+    ravel__sb_add(sb, "<script>\n");
+    ravel__sb_add(sb, ravel__lin_timeline_js);
+    ravel__sb_add(sb, "</script>\n");
     ravel__sb_add(sb, page_script);
     ravel__sb_add(sb, page_script2);
     ravel__sb_add(sb, page_script3);

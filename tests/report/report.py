@@ -336,6 +336,15 @@ def html_case(args, tmp, browser, name, cmd, expect_kind):
     if expect_kind in ("assertion", "deadlock", "data-race"):
         check(len(marks) > 0, "%s: the failure is highlighted (%s)"
               % (name, marks))
+    if expect_kind == "linearizability":
+        h = d.get("history")
+        ops = re.findall(r'<g class="op([a-z ]*)" data-op="(\d+)"', first)
+        fails = [o for o in ops if " fail" in o[0]]
+        check(h is not None and len(ops) == len(h["ops"]) and fails and
+              re.search(r'<svg[^>]*class="timeline"', first) is not None,
+              "%s: the history drawn as a timeline, one bar per call, the "
+              "calls that cannot come next marked (%d bars, %d marked)"
+              % (name, len(ops), len(fails)))
     copies = re.findall(r'<button class="copy" data-copy="ravel replay '
                         r'(--gdb )?[^"]+"', dom)
     check(len(copies) >= 2, "%s: replay and --gdb commands to copy" % name)

@@ -479,6 +479,9 @@ bool ravel__sv_on_bug(void)
         .color = use_color(),
         .max_rows = 200,
         .execution = is_replay() ? rt->ticket.execution : 0,
+        .history = b.kind == RAVEL__FAIL_LINEARIZABILITY
+                       ? rt->sh->pbt_history
+                       : NULL,
     };
     ravel__view_threads(x, b.threads, sizeof b.threads);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
@@ -919,7 +922,7 @@ static void write_html(const char *summary, double elapsed, uint64_t execs)
         .elapsed_s = elapsed,
         .guarantee = is_replay() ? "" : sh->stats.guarantee,
         .summary = summary,
-        .extra = sh->pbt && !is_replay() ? sh->pbt_text : NULL,
+        .extra = NULL, /* a property's text is in the summary */
         .replay = is_replay(),
     };
     struct ravel__view_finding *f =
