@@ -432,7 +432,7 @@ def part_escape(args, tmp):
         return
     raw = open(page, "rb").read()
     text = raw.decode("utf-8")  # the page itself is valid UTF-8
-    check(text.count("<script") == 1 + len(finding_data(text)),
+    check(text.count("<script") == 2 + len(finding_data(text)),
           "evil: the page's only script elements are ravel's")
     check("<img" not in text, "evil: the file name's markup is text")
     check("&lt;script&gt;document.body.setAttribute" in text,
