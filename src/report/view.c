@@ -42,6 +42,8 @@ struct item {
     uint32_t event;        /* step: the event; fold: first hidden event */
     uint32_t last;         /* fold: last hidden event */
     uint32_t reps, period; /* fold: hidden copies, steps per copy */
+    uint32_t waits;        /* end of a blocked lane: the thread it
+                              waits for (NONE: none known) */
     char *text;            /* what it shows (malloc'ed) */
     char loc[160];         /* "func file:line" or "" */
     char src[224];         /* "file:line" key of its source excerpt */
@@ -133,6 +135,7 @@ static void end_item(struct view *v, uint32_t lane, uint8_t mark,
         return;
     it->kind = IT_END;
     it->mark = mark;
+    it->waits = RAVEL__NONE;
     it->lane = lane;
     it->event = v->n;
     it->text = dupstr(text);
@@ -254,6 +257,10 @@ static void failure_ends(struct view *v)
             ok = program_frame(pcs, k, false, &f);
         }
         end_item(v, t, r == 2 ? MK_BLOCKED : MK_AT, text, ok ? &f : NULL);
+        uint32_t by = r == 2 ? ravel__blocker(x, t) : RAVEL__NONE;
+        if (by != RAVEL__NONE && by != t && by < x->nthreads && v->nitems &&
+            v->items[v->nitems - 1].lane == t)
+            v->items[v->nitems - 1].waits = by;
     }
 }
 
@@ -577,6 +584,21 @@ void ravel__view_dot(struct ravel__strbuf *sb,
                              "penwidth=1.5, xlabel=\"%s\"];\n",
                          fi, ti, ravel__arrow_kind_name(v.arrows[k].kind));
     }
+    /* A blocked thread waits for the thread holding what it needs: to
+     * that thread's last item. */
+    for (size_t i = 0; i < v.nitems; i++) {
+        if (v.items[i].kind != IT_END || v.items[i].waits == RAVEL__NONE)
+            continue;
+        size_t last = (size_t)-1;
+        for (size_t j = 0; j < v.nitems; j++)
+            if (v.items[j].lane == v.items[i].waits)
+                last = j;
+        if (last != (size_t)-1)
+            ravel__sb_printf(sb, "  n%zu -> n%zu [style=dashed, "
+                                 "color=\"#a08500\", constraint=false, "
+                                 "xlabel=\"waits for\"];\n",
+                             i, last);
+    }
     ravel__sb_add(sb, "}\n");
     view_free(&v);
 }
@@ -733,6 +755,10 @@ void ravel__view_finding_json(struct ravel__strbuf *sb,
             ravel__json_key(sb, &f2, "mark");
             ravel__json_str(sb, mark_name(it->mark));
         }
+        if (it->kind == IT_END && it->waits != RAVEL__NONE) {
+            ravel__json_key(sb, &f2, "waits");
+            ravel__sb_printf(sb, "%u", it->waits);
+        }
         ravel__sb_addc(sb, '}');
     }
     ravel__sb_add(sb, "]");
@@ -847,7 +873,8 @@ static const char page_style[] =
     "#findings th,#findings td{border-bottom:1px solid #ddd;padding:.25em "
     ".6em;text-align:left;vertical-align:top}\n"
     "#findings tr.group td{background:#f4f4f8;font-weight:600}\n"
-    "#findings td.num{text-align:right}\n"
+    "#findings td.num{text-align:right;white-space:nowrap}\n"
+    "#findings td.kind,#findings td.cmd{white-space:nowrap}\n"
     "button.copy{font-size:11px;padding:1px 6px;margin:0 .2em;"
     "cursor:pointer}\n"
     "details.finding{border:1px solid #ccd;border-radius:6px;margin:.8em 0;"
@@ -877,6 +904,7 @@ static const char page_style[] =
     "svg.arrows{position:absolute;left:0;top:0;pointer-events:none}\n"
     "svg.arrows path{fill:none;stroke:#1f5fbf;stroke-width:1.6}\n"
     "svg.arrows text{font:10px ui-monospace,monospace;fill:#1f5fbf}\n"
+    "svg.arrows path.wait{stroke:#a08500;stroke-dasharray:5 3}\n"
     "</style>\n";
 
 /* The script: draws each finding's lanes from its JSON, arrows over
@@ -931,7 +959,18 @@ static const char page_script2[] =
     "S('title',{},p).textContent=a.kind+': step '+a.from+' happens before "
     "step '+a.to;\n"
     "var lb=S('text',{x:mx+2,y:(y1+y2)/2-2},svg);lb.textContent=a.kind;});"
-    "}\n"
+    "\n"
+    "box.querySelectorAll('.item[data-waits]').forEach(function(f){"
+    "var ts=box.querySelectorAll('.item[data-lane=\"'+"
+    "f.getAttribute('data-waits')+'\"]');if(!ts.length)return;"
+    "var t=ts[ts.length-1];var fr=f.getBoundingClientRect(),"
+    "tr=t.getBoundingClientRect();var right=tr.left>fr.left;"
+    "var x1=(right?fr.right:fr.left)-br.left+box.scrollLeft,y1=fr.top+"
+    "fr.height/2-br.top,x2=(right?tr.left:tr.right)-br.left+"
+    "box.scrollLeft,y2=tr.top+tr.height/2-br.top;"
+    "var p=S('path',{'class':'wait',d:'M'+x1+','+y1+' L'+x2+','+y2,"
+    "'marker-end':'url(#ah'+box.id+')'},svg);S('title',{},p).textContent="
+    "'waits for thread '+f.getAttribute('data-waits');});}\n"
     "\n";
 static const char page_script3[] =
     "function build(box){var d=JSON.parse(box.querySelector("
@@ -960,7 +999,8 @@ static const char page_script3[] =
     "E('span','n','steps '+it.step+'\\u2013'+it.last,div);"
     "E('span','t','repeats \\u2018'+it.text+'\\u2019 '+it.reps+' more time'+"
     "(it.reps===1?'':'s')+' \\u25b8',div);}\n"
-    "else{E('span','t',it.text,div);}\n"
+    "else{E('span','t',it.text,div);if(it.waits!==undefined)"
+    "div.setAttribute('data-waits',d.lanes[it.waits]);}\n"
     "if(it.loc)E('span','loc',it.loc,div);\n"
     "div.addEventListener('click',function(ev){ev.stopPropagation();"
     "if(it.k==='fold'){var r=div.querySelector('.reps');if(r){r.remove();}"
@@ -1128,7 +1168,7 @@ void ravel__view_html(struct ravel__strbuf *sb,
             ravel__sb_add(sb, "</div></td><td class=\"threads mono\">");
             h(sb, g->threads);
             ravel__sb_printf(sb, "</td><td class=\"num hits\">%llu</td>"
-                                 "<td class=\"num\">execution %llu</td><td>",
+                                 "<td class=\"num\">execution %llu</td><td class=\"cmd\">",
                              (unsigned long long)g->hits,
                              (unsigned long long)g->execution);
             if (g->ticket && g->ticket[0]) {

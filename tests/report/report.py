@@ -19,6 +19,8 @@ Parts:
           shows them as text and runs none of it
   ci      --junit validates against the JUnit schema's required elements
           and attributes (Python's XML parser), --tap parses with prove
+  fold    a loop of 300 lock/unlock steps: one folded line in the text
+          trace, one folded item in the diagram
   pool    the thread-pool example: every distinct finding in the findings
           table, the run's closing summary under 30 lines, later findings
           summarised unless --verbose
@@ -336,6 +338,13 @@ def html_case(args, tmp, browser, name, cmd, expect_kind):
     if expect_kind in ("assertion", "deadlock", "data-race"):
         check(len(marks) > 0, "%s: the failure is highlighted (%s)"
               % (name, marks))
+    if expect_kind == "deadlock":
+        waits = re.findall(r'<div class="item end blocked" data-lane="[^"]*" '
+                           r'data-waits="([^"]*)"', first)
+        paths = re.findall(r'<path class="wait"', first)
+        check(len(waits) == 3 and len(paths) == len(waits),
+              "%s: each blocked thread points at the thread it waits for "
+              "(%s)" % (name, waits))
     if expect_kind == "linearizability":
         h = d.get("history")
         ops = re.findall(r'<g class="op([a-z ]*)" data-op="(\d+)"', first)
@@ -463,6 +472,62 @@ def part_escape(args, tmp):
               % r.stderr[:200])
 
 
+LOOP_SRC = rb'''
+#include <assert.h>
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static int n;
+static void *w(void *a)
+{
+    for (int i = 0; i < 300; i++) {
+        pthread_mutex_lock(&m);
+        n++;
+        pthread_mutex_unlock(&m);
+    }
+    return a;
+}
+int main(void)
+{
+    pthread_t t;
+    pthread_create(&t, 0, w, 0);
+    pthread_join(t, 0);
+    assert(n == 0);
+    return 0;
+}
+'''
+
+
+def part_fold(args, tmp):
+    src = os.path.join(tmp, "loop.c")
+    with open(src, "wb") as f:
+        f.write(LOOP_SRC)
+    exe = os.path.join(tmp, "loop")
+    p = run([args.ravel_cc, "-O1", "-g", src, "-o", exe, "-lpthread"],
+            cwd=tmp)
+    if not check(p.returncode == 0, "loop builds: %s" % p.stderr[-300:]):
+        return
+    page = os.path.join(tmp, "loop.html")
+    p, s = ravel_run(args, exe, ["--html", page], tmp)
+    err = p.stderr.decode()
+    m = re.search(r"steps ([\d,]+)-([\d,]+): thread 1\.1 repeats "
+                  r"`lock m; unlock m` ([\d,]+) more times", err)
+    if check(m is not None, "loop: the 300 iterations fold into one line"):
+        a, b, reps = (int(g.replace(",", "")) for g in m.groups())
+        check(b - a + 1 == 2 * reps and reps == 299,
+              "loop: the line covers steps %d-%d, %d copies" % (a, b, reps))
+    rows = re.findall(r"^\s+\d+\s", err[err.index("Interleaving:"):
+                                       err.index("Schedule:")], re.M)
+    check(len(rows) < 20, "loop: %d table rows for %s steps"
+          % (len(rows), s and s["steps"]))
+    text = open(page).read() if os.path.exists(page) else ""
+    d = finding_data(text)
+    folds = [it for it in d[0]["items"] if it["k"] == "fold"] if d else []
+    check(len(folds) == 1 and folds[0]["reps"] == 299 and
+          folds[0]["text"] == "lock m; unlock m",
+          "loop: the diagram folds the lane's repeats into one item (%s)"
+          % folds)
+
+
 def validate_junit(path, name):
     """The elements and attributes the common JUnit schema (Ant's, as
     Jenkins reads it) requires."""
@@ -582,12 +647,13 @@ def main():
     ap.add_argument("--exe-dir", required=True)
     ap.add_argument("--out", required=True,
                     help="where the screenshots are kept")
-    ap.add_argument("part", choices=["dot", "html", "escape", "ci", "pool"])
+    ap.add_argument("part", choices=["dot", "html", "escape", "ci", "pool",
+                                     "fold"])
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="ravel-report-")
     try:
         {"dot": part_dot, "html": part_html, "escape": part_escape,
-         "ci": part_ci, "pool": part_pool}[a.part](a, tmp)
+         "ci": part_ci, "pool": part_pool, "fold": part_fold}[a.part](a, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("%s: %d failure%s" % (a.part, failures, "" if failures == 1 else

@@ -59,6 +59,8 @@ static struct {
     unsigned nbugs;
     bool trace_written;
     bool dot_written;
+    bool race_directed_shown; /* a race-directed failure got its full
+                                 report (later ones are brief) */
     bool error;
     char errmsg[600];
     bool progress_shown;
@@ -486,10 +488,13 @@ bool ravel__sv_on_bug(void)
     ravel__view_threads(x, b.threads, sizeof b.threads);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__report_bug(&sb, &c);
-    /* After the first finding, a short report unless --verbose; a
-     * failure race-directed scheduling found shows what a race breaks,
-     * so it keeps its full report. */
-    bool brief = sv.nbugs > 0 && !rt->opt.verbose && !b.race_directed;
+    /* After the first finding, a short report unless --verbose; the
+     * first failure race-directed scheduling found shows what a race
+     * breaks, so it keeps its full report. */
+    bool brief = sv.nbugs > 0 && !rt->opt.verbose &&
+                 !(b.race_directed && !sv.race_directed_shown);
+    if (b.race_directed && !brief)
+        sv.race_directed_shown = true;
     if (brief) {
         struct ravel__strbuf br = RAVEL__STRBUF_INIT;
         ravel__sb_add(&br, "==================\n");
@@ -747,6 +752,8 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__sb_printf(&sb, "%llu", (unsigned long long)b->count);
         ravel__json_key(&sb, &f2, "race_directed");
         ravel__sb_add(&sb, b->race_directed ? "true" : "false");
+        ravel__json_key(&sb, &f2, "threads");
+        ravel__json_str(&sb, b->threads);
         ravel__json_key(&sb, &f2, "ticket");
         ravel__json_str(&sb, b->ticket);
         ravel__sb_addc(&sb, '}');
