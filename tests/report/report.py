@@ -572,10 +572,10 @@ def part_ci(args, tmp):
             ("pbt_queue", ex("pbt_queue"), ["--seed", "1"], True)):
         j = os.path.join(tmp, name + ".xml")
         if name.startswith("pbt"):
-            p = run([exe, "--junit", j, "--tap"] + extra, cwd=tmp)
+            p = run([exe, "--junit", j, "--tap", "-"] + extra, cwd=tmp)
         else:
             p = run([args.ravel, "run", "--seed", "1", "--junit", j, "--tap",
-                     "--", exe], cwd=tmp)
+                     "-", "--", exe], cwd=tmp)
         check(p.returncode == (1 if bug else 0), "%s: exit %d" %
               (name, p.returncode))
         root = validate_junit(j, name)
@@ -600,12 +600,18 @@ def part_ci(args, tmp):
             check("Parse errors" not in o and
                   ("Result: FAIL" if bug else "Result: PASS") in o,
                   "%s: prove parses the TAP: %s" % (name, o[-300:]))
-    # --tap and --json both want stdout.
-    p = run([args.ravel, "run", "--tap", "--json", "--", ex("counter")],
+    # --tap - and --json both want stdout; --tap FILE writes the file.
+    p = run([args.ravel, "run", "--tap", "-", "--json", "--", ex("counter")],
             cwd=tmp)
     lines = [l for l in p.stderr.decode().splitlines() if l.strip()]
     check(p.returncode == 2 and len(lines) == 1,
-          "--tap with --json: one line, exit 2 (%r)" % p.stderr[:200])
+          "--tap - with --json: one line, exit 2 (%r)" % p.stderr[:200])
+    t = os.path.join(tmp, "file.tap")
+    p = run([args.ravel, "run", "--seed", "1", "--tap", t, "--json", "--",
+             ex("counter")], cwd=tmp)
+    check(p.returncode == 1 and json.loads(p.stdout.decode())["bugs"] and
+          open(t).read().startswith("TAP version 13\n1..1\nnot ok 1 - "),
+          "--tap FILE with --json: the TAP in the file, JSON on stdout")
 
 
 def part_pool(args, tmp):

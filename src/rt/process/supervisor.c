@@ -1013,7 +1013,10 @@ static void write_ci(double elapsed, unsigned nbugs)
     if (rt->opt.tap) {
         ravel__ci_tap_plan(&out, 1);
         ravel__ci_tap_case(&out, 1, &c);
-        ravel__write_all(1, out.data, out.len);
+        if (!strcmp(rt->opt.tap, "-"))
+            ravel__write_all(1, out.data, out.len);
+        else
+            write_file(rt->opt.tap, "TAP report", out.data, out.len);
     }
     ravel__sb_free(&out);
     ravel__sb_free(&text);
