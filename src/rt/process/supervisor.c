@@ -489,11 +489,12 @@ bool ravel__sv_on_bug(void)
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__report_bug(&sb, &c);
     /* After the first finding, a short report unless --verbose; the
-     * first failure race-directed scheduling found shows what a race
-     * breaks, so it keeps its full report. */
+     * first failure other than a race that race-directed scheduling
+     * found shows what a race breaks, so it keeps its full report. */
+    bool shows_race = b.race_directed && b.kind != RAVEL__FAIL_DATA_RACE;
     bool brief = sv.nbugs > 0 && !rt->opt.verbose &&
-                 !(b.race_directed && !sv.race_directed_shown);
-    if (b.race_directed && !brief)
+                 !(shows_race && !sv.race_directed_shown);
+    if (shows_race && !brief)
         sv.race_directed_shown = true;
     if (brief) {
         struct ravel__strbuf br = RAVEL__STRBUF_INIT;
@@ -507,6 +508,9 @@ bool ravel__sv_on_bug(void)
                               "replay below)\n",
                          sv.nbugs + 1, b.threads[0] ? b.threads : "-",
                          (unsigned long long)b.execution);
+        if (b.location[0])
+            ravel__sb_printf(&br, "    #0 %s %s\n",
+                             b.func[0] ? b.func : "??", b.location);
         if (b.ticket[0])
             ravel__sb_printf(&br, "Replay: ravel replay %s\n", b.ticket);
         ravel__sb_printf(&br, "SUMMARY: ravel: %s",
