@@ -26,7 +26,7 @@ ALLOWED = {
     "lin": {"common"},
     "model": {"common"},
     "explore": {"common", "model"},
-    "report": {"common", "model", "explore"},
+    "report": {"common", "model", "explore", "lin"},
     "rt": {"common", "model", "explore", "report"},
     "pbt": {"common", "model", "explore", "report", "lin", "rt"},
     "unit": {"common", "model", "explore", "report", "rt"},

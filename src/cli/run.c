@@ -52,8 +52,12 @@ void ravel__help_run(void)
         "    ravel_ignore_begin/end() (docs/races.md).\n"
         "\n"
         "    Reports, progress and the summary go to stderr; stdout carries\n"
-        "    only the --json summary. The program's own output is captured\n"
-        "    per execution and shown with the report of a failing one.\n"
+        "    only the --json summary (or --tap -). The program's own output is\n"
+        "    captured per execution and shown with the report of a failing\n"
+        "    one. A run with findings ends with a table, one line per\n"
+        "    distinct finding; --html FILE writes the whole run as one page\n"
+        "    with a lane diagram per finding, --dot FILE the first failing\n"
+        "    execution as a GraphViz graph, --junit FILE JUnit XML.\n"
         "\n"
         "OPTIONS\n");
     ravel__options_help(&sb);

@@ -254,6 +254,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  (unsigned long long)o->exitcode);
         return -1;
     }
+    if (o->tap && !strcmp(o->tap, "-") && o->json) {
+        snprintf(err, errlen, "--tap - and --json both write to standard "
+                              "output: use one, or give --tap a file");
+        return -1;
+    }
     if (!strcmp(o->strategy, "replay") && !o->ticket) {
         snprintf(err, errlen, "strategy 'replay' needs a ticket (--ticket)");
         return -1;

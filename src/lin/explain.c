@@ -426,24 +426,16 @@ static const char html_style[] =
     ".verdict-fail{color:#b00020}.verdict-ok{color:#176b2c}\n"
     "#summary{margin:.5em 0 1em;white-space:pre-wrap;font-family:monospace}\n"
     "#chart{overflow-x:auto;border:1px solid #ddd}\n"
-    "svg text{font:11px monospace}\n"
-    ".lane-label{font-weight:bold}\n"
-    ".op rect{fill:#dfe8f5;stroke:#6b8fc7}\n"
-    ".op.lin rect{fill:#cfe9d6;stroke:#3d8b55}\n"
-    ".op.fail rect{fill:#ffd9de;stroke:#b00020;stroke-width:2}\n"
-    ".op.never rect{fill:#f2f2f2;stroke:#999;stroke-dasharray:4 3}\n"
-    ".lp{fill:#3d8b55}.lp-path{fill:none;stroke:#3d8b55;stroke-width:1;"
-    "stroke-dasharray:2 2}\n"
-    ".op:hover rect{stroke:#000}\n"
     "#legend span{display:inline-block;margin-right:1.5em}\n"
     "#legend i{display:inline-block;width:1.2em;height:.8em;"
-    "vertical-align:middle;margin-right:.3em;border:1px solid}\n"
-    "</style>\n</head>\n<body>\n";
+    "vertical-align:middle;margin-right:.3em;border:1px solid}\n";
 
-static const char html_script[] =
-    "<script>\n"
-    "(function(){\n"
-    "var d=JSON.parse(document.getElementById('data').textContent);\n"
+static const char html_style_end[] = "</style>\n</head>\n<body>\n";
+
+/* The drawing, as a function any page can call:
+ * ravelLinTimeline(data, container). */
+const char ravel__lin_timeline_js[] =
+    "function ravelLinTimeline(d,chart){\n"
     "var NS='http://www.w3.org/2000/svg';\n"
     "function el(n,a,p){var e=document.createElementNS(NS,n);"
     "for(var k in a)e.setAttribute(k,a[k]);if(p)p.appendChild(e);"
@@ -457,7 +449,7 @@ static const char html_script[] =
     "var STEP=26,LEFT=70,LANE=30,TOP=24,CH=6.7;\n"
     "var W=LEFT+(uniq.length+2)*STEP;\n"
     "var H=TOP+d.procs.length*LANE+10;\n"
-    "var svg=el('svg',{width:W,height:H,id:'timeline'});\n"
+    "var svg=el('svg',{width:W,height:H,'class':'timeline'});\n"
     "function x(t){return LEFT+rank[t]*STEP;}\n"
     "d.procs.forEach(function(p,i){var g=el('g',{'class':'lane',"
     "'data-process':p},svg);var y=TOP+i*LANE;"
@@ -486,15 +478,32 @@ static const char html_script[] =
     "el('circle',{cx:px,cy:p.y,r:3,'class':'lp','data-pos':i+1},svg);});\n"
     "if(path.length>1)el('polyline',{points:path.join(' '),"
     "'class':'lp-path'},svg);\n"
-    "document.getElementById('chart').appendChild(svg);\n"
+    "chart.appendChild(svg);}\n";
+
+/* The timeline's style, for pages that embed it. */
+const char ravel__lin_timeline_css[] =
+    "svg.timeline text{font:11px monospace}\n"
+    ".lane-label{font-weight:bold}\n"
+    ".op rect{fill:#dfe8f5;stroke:#6b8fc7}\n"
+    ".op.lin rect{fill:#cfe9d6;stroke:#3d8b55}\n"
+    ".op.fail rect{fill:#ffd9de;stroke:#b00020;stroke-width:2}\n"
+    ".op.never rect{fill:#f2f2f2;stroke:#999;stroke-dasharray:4 3}\n"
+    ".lp{fill:#3d8b55}.lp-path{fill:none;stroke:#3d8b55;stroke-width:1;"
+    "stroke-dasharray:2 2}\n"
+    ".op:hover rect{stroke:#000}\n";
+
+static const char html_script[] =
+    "(function(){\n"
+    "var d=JSON.parse(document.getElementById('data').textContent);\n"
+    "ravelLinTimeline(d,document.getElementById('chart'));\n"
+    "document.querySelector('#chart svg').id='timeline';\n"
     "document.body.setAttribute('data-rendered','ok');\n"
     "})();\n"
     "</script>\n</body>\n</html>\n";
 
-void ravel__lin_explain_html(const struct ravel__lin_history *h,
-                             const struct ravel__lin_model *m, void *self,
+void ravel__lin_explain_data(const struct ravel__lin_history *h,
                              const struct ravel__lin_result *r,
-                             const char *title, struct ravel__strbuf *sb)
+                             struct ravel__strbuf *js)
 {
     bool fail = r->verdict == RAVEL__LIN_FAIL && r->part_ops;
     struct info *inf = fail ? infos(h, r) : NULL;
@@ -513,8 +522,8 @@ void ravel__lin_explain_html(const struct ravel__lin_history *h,
     qsort(ops, n, sizeof *ops, cmp_u32);
     for (uint32_t p = 0; p < h->nprocs; p++)
         lane[p] = -1;
-    struct ravel__strbuf js = RAVEL__STRBUF_INIT, tmp = RAVEL__STRBUF_INIT;
-    ravel__sb_add(&js, "{\"procs\":[");
+    struct ravel__strbuf tmp = RAVEL__STRBUF_INIT;
+    ravel__sb_add(js, "{\"procs\":[");
     uint32_t nl = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t p = h->ops[ops[i]].process;
@@ -522,50 +531,67 @@ void ravel__lin_explain_html(const struct ravel__lin_history *h,
             continue;
         lane[p] = (int32_t)nl;
         if (nl++)
-            ravel__sb_addc(&js, ',');
+            ravel__sb_addc(js, ',');
         ravel__sb_reset(&tmp);
         proc_label(h, p, &tmp);
-        ravel__json_str(&js, ravel__sb_str(&tmp));
+        ravel__json_str(js, ravel__sb_str(&tmp));
     }
-    ravel__sb_add(&js, "],\"ops\":[");
+    ravel__sb_add(js, "],\"ops\":[");
     for (uint32_t i = 0; i < n; i++) {
         const struct ravel__lin_op *o = &h->ops[ops[i]];
         if (i)
-            ravel__sb_addc(&js, ',');
-        ravel__sb_printf(&js, "{\"id\":%u,\"proc\":%d,\"call\":%llu,\"ret\":",
+            ravel__sb_addc(js, ',');
+        ravel__sb_printf(js, "{\"id\":%u,\"proc\":%d,\"call\":%llu,\"ret\":",
                          ops[i], lane[o->process],
                          (unsigned long long)o->call);
         if (o->ret == RAVEL__LIN_NEVER)
-            ravel__sb_add(&js, "null");
+            ravel__sb_add(js, "null");
         else
-            ravel__sb_printf(&js, "%llu", (unsigned long long)o->ret);
-        ravel__sb_add(&js, ",\"label\":");
+            ravel__sb_printf(js, "%llu", (unsigned long long)o->ret);
+        ravel__sb_add(js, ",\"label\":");
         ravel__sb_reset(&tmp);
         ravel__lin_op_label(h, ops[i], &tmp);
-        ravel__json_str(&js, ravel__sb_str(&tmp));
-        ravel__sb_add(&js, ",\"lines\":");
+        ravel__json_str(js, ravel__sb_str(&tmp));
+        ravel__sb_add(js, ",\"lines\":");
         ravel__sb_reset(&tmp);
         lines_of(o, &tmp);
-        ravel__json_str(&js, ravel__sb_str(&tmp));
+        ravel__json_str(js, ravel__sb_str(&tmp));
         int32_t pos = inf ? inf[ops[i]].pos : 0;
         int32_t st = inf ? inf[ops[i]].stuck : 0;
-        ravel__sb_printf(&js, ",\"pos\":%d,\"stuck\":%s", pos,
+        ravel__sb_printf(js, ",\"pos\":%d,\"stuck\":%s", pos,
                          st ? "true" : "false");
         if (st) {
-            ravel__sb_add(&js, ",\"why\":");
-            ravel__json_str(&js, r->stuck_kind[st - 1] == RAVEL__LIN_REJECTED
+            ravel__sb_add(js, ",\"why\":");
+            ravel__json_str(js, r->stuck_kind[st - 1] == RAVEL__LIN_REJECTED
                                      ? "cannot come next: the model rejects "
                                        "it"
                                      : "cannot come next: nothing works "
                                        "after it");
         }
-        ravel__sb_addc(&js, '}');
+        ravel__sb_addc(js, '}');
     }
-    ravel__sb_add(&js, "]}");
+    ravel__sb_add(js, "]}");
+    ravel__sb_free(&tmp);
+    free(lane);
+    free(ops);
+    free(inf);
+}
+
+void ravel__lin_explain_html(const struct ravel__lin_history *h,
+                             const struct ravel__lin_model *m, void *self,
+                             const struct ravel__lin_result *r,
+                             const char *title, struct ravel__strbuf *sb)
+{
+    bool fail = r->verdict == RAVEL__LIN_FAIL && r->part_ops;
+    uint32_t n = fail ? r->npart_ops : h->nops;
+    struct ravel__strbuf js = RAVEL__STRBUF_INIT, tmp = RAVEL__STRBUF_INIT;
+    ravel__lin_explain_data(h, r, &js);
 
     ravel__sb_add(sb, html_head);
     html_text(sb, title);
     ravel__sb_add(sb, html_style);
+    ravel__sb_add(sb, ravel__lin_timeline_css);
+    ravel__sb_add(sb, html_style_end);
     ravel__sb_add(sb, "<h1>");
     html_text(sb, title);
     ravel__sb_add(sb, ": <span class=\"");
@@ -594,11 +620,9 @@ void ravel__lin_explain_html(const struct ravel__lin_history *h,
                       "<div id=\"chart\"></div>\n"
                       "<script type=\"application/json\" id=\"data\">");
     html_safe_json(sb, ravel__sb_str(&js));
-    ravel__sb_add(sb, "</script>\n");
+    ravel__sb_add(sb, "</script>\n<script>\n");
+    ravel__sb_add(sb, ravel__lin_timeline_js);
     ravel__sb_add(sb, html_script);
     ravel__sb_free(&js);
     ravel__sb_free(&tmp);
-    free(lane);
-    free(ops);
-    free(inf);
 }

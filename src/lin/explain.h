@@ -37,4 +37,20 @@ void ravel__lin_explain_html(const struct ravel__lin_history *h,
                              const struct ravel__lin_result *r,
                              const char *title, struct ravel__strbuf *sb);
 
+/* Appends the JSON the HTML timeline is drawn from: {"procs": [...],
+ * "ops": [{id, proc, call, ret, label, lines, pos, stuck, why}]} (the
+ * failing partition for FAIL, every operation otherwise). */
+void ravel__lin_explain_data(const struct ravel__lin_history *h,
+                             const struct ravel__lin_result *r,
+                             struct ravel__strbuf *sb);
+
+/* The timeline drawing for other pages: a script defining
+ * ravelLinTimeline(data, container), which appends an <svg
+ * class="timeline"> with one <g class="lane"> per process, one <g
+ * class="op ..." data-op=N> per operation (classes lin, fail, never)
+ * and a <circle class="lp"> per linearization point of the prefix; and
+ * the style rules it needs. */
+extern const char ravel__lin_timeline_js[];
+extern const char ravel__lin_timeline_css[];
+
 #endif

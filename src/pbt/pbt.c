@@ -75,6 +75,7 @@
 #include "../common/strbuf.h"
 #include "../explore/strategy.h"
 #include "../lin/check.h"
+#include "../lin/explain.h"
 #include "../lin/model.h"
 #include "../model/spin.h"
 #include "../report/elf.h"
@@ -804,6 +805,8 @@ static const struct ravel__lin_model adapter_model = {
 static struct ravel__strbuf verdict; /* the judgement's explanation */
 
 /* Returns 1 linearizable, 0 not, -1 tool error. */
+static bool reporting(void);
+
 static int lin_check(const unsigned char *start)
 {
     struct ravel__lin_history h;
@@ -841,13 +844,25 @@ static int lin_check(const unsigned char *start)
     if (ravel__lin_finish(&h, err, sizeof err) != 0)
         goto out;
     a.h = &h;
-    struct ravel__lin_options o = {.no_partition = true, .no_explain = true,
+    /* The reported execution's history is explained for the HTML
+     * report's timeline (only then: explaining costs a second search). */
+    bool explain = reporting();
+    struct ravel__lin_options o = {.no_partition = true,
+                                   .no_explain = !explain,
                                    .max_memory = 256u << 20};
     struct ravel__lin_result r;
     if (ravel__lin_check(&h, &adapter_model, &a, &o, &r, err, sizeof err) !=
         0)
         goto out;
     rc = r.verdict == RAVEL__LIN_FAIL ? 0 : 1;
+    if (explain && rc == 0) {
+        struct ravel__strbuf js = RAVEL__STRBUF_INIT;
+        ravel__lin_explain_data(&h, &r, &js);
+        char *dst = ravel__rt.sh->pbt_history;
+        if (js.data && js.len < sizeof ravel__rt.sh->pbt_history)
+            memcpy(dst, js.data, js.len + 1);
+        ravel__sb_free(&js);
+    }
     ravel__lin_result_free(&r);
 out:
     ravel__lin_history_free(&h);
@@ -921,6 +936,7 @@ static void door_judge(void)
     struct ravel__exec *x = ravel__rt.x;
     if (!pbt_active || !R.m)
         return;
+    ravel__rt.sh->pbt_history[0] = 0;
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended != RAVEL__END_BLOCKED &&
         R.ran) {
         const struct ravel_model *m = R.m;

@@ -429,37 +429,196 @@ static void put_cell(struct ravel__strbuf *sb, const char *text, size_t width,
         ravel__sb_pad(sb, ' ', width - len + 2);
 }
 
+/* ---- folding repeated steps ------------------------------------------ */
+
+size_t ravel__report_fold(const uint64_t *key, const bool *pinned, size_t n,
+                          struct ravel__fold **out)
+{
+    *out = NULL;
+    size_t nf = 0, cap = 0;
+    size_t i = 0;
+    while (i < n) {
+        uint32_t best_p = 0, best_r = 0;
+        for (uint32_t p = 1; p <= RAVEL__FOLD_PERIOD && i + 2 * p <= n; p++) {
+            uint32_t r = 1;
+            for (;;) {
+                size_t b = i + (size_t)r * p;
+                if (b + p > n)
+                    break;
+                bool same = true;
+                for (uint32_t k = 0; k < p && same; k++)
+                    same = key[b + k] == key[i + k] &&
+                           !(pinned && pinned[b + k]);
+                if (!same)
+                    break;
+                r++;
+            }
+            if (r >= RAVEL__FOLD_REPS &&
+                (uint64_t)r * p > (uint64_t)best_r * best_p) {
+                best_p = p;
+                best_r = r;
+            }
+        }
+        if (!best_p) {
+            i++;
+            continue;
+        }
+        if (nf == cap) {
+            size_t nc = cap ? cap * 2 : 16;
+            struct ravel__fold *nv = realloc(*out, nc * sizeof *nv);
+            if (!nv)
+                return nf;
+            *out = nv;
+            cap = nc;
+        }
+        (*out)[nf++] = (struct ravel__fold){(uint32_t)i, best_p, best_r};
+        i += (size_t)best_p * best_r;
+    }
+    return nf;
+}
+
+/* What a step of the trace table shows, for comparing steps. */
+static uint64_t step_key(const struct ravel__exec *x, const struct names *nm,
+                         uint32_t i, struct values *vs)
+{
+    char cell[400];
+    const struct ravel__event *ev = &x->events[i];
+    event_text(cell, sizeof cell, x, nm, ev, vs);
+    uint64_t h = ravel__fnv1a(cell, strlen(cell), RAVEL__FNV_INIT);
+    h = ravel__fnv1a(&ev->thread, sizeof ev->thread, h);
+    return ravel__fnv1a(&ev->pc, sizeof ev->pc, h);
+}
+
+/* A row of the table: an event, or the line standing for the folded
+ * repetitions of a block (its first copy is shown as rows). */
+struct row {
+    uint32_t event;     /* first event */
+    uint32_t fold;      /* index into folds, or RAVEL__NONE for an event */
+};
+
+/* "steps 121-99,800: thread 1.2 repeats `load flag; load turn` 49,840
+ * more times" (numbers grouped by thousands). */
+static void group_num(char *buf, size_t n, uint64_t v)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = 0;
+}
+
+static void put_fold_line(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                          const struct names *nm, const struct ravel__fold *f,
+                          int stepw)
+{
+    uint32_t first = f->start + f->period, last = f->start +
+                                                 f->period * f->reps - 1;
+    char a[32], b[32], c[32];
+    group_num(a, sizeof a, first + 1);
+    group_num(b, sizeof b, last + 1);
+    group_num(c, sizeof c, f->reps - 1);
+    /* Which threads the block runs in, in order of appearance. */
+    uint32_t th[RAVEL__FOLD_PERIOD], nt = 0;
+    for (uint32_t k = 0; k < f->period; k++) {
+        uint32_t t = x->events[f->start + k].thread, j = 0;
+        while (j < nt && th[j] != t)
+            j++;
+        if (j == nt)
+            th[nt++] = t;
+    }
+    ravel__sb_printf(sb, "  %*s  steps %s-%s: thread%s ", stepw, "...", a, b,
+                     nt == 1 ? "" : "s");
+    for (uint32_t j = 0; j < nt; j++)
+        ravel__sb_printf(sb, "%s%s", j ? ", " : "", thread_name(x, th[j]));
+    ravel__sb_printf(sb, " repeat%s `", nt == 1 ? "s" : "");
+    struct values vs = {.n = 0};
+    char cell[400];
+    for (uint32_t k = 0; k < f->period; k++) {
+        event_text(cell, sizeof cell, x, nm, &x->events[f->start + k], &vs);
+        ravel__sb_printf(sb, "%s%s", k ? "; " : "", cell);
+    }
+    ravel__sb_printf(sb, "` %s more time%s\n", c, f->reps == 2 ? "" : "s");
+}
+
 void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
                          uint32_t max_rows)
 {
     struct names nm;
     names_build(&nm, x);
-    uint32_t from = 0;
-    if (max_rows && x->nevents > max_rows)
-        from = x->nevents - max_rows;
+    uint32_t nev = x->nevents;
+    /* Fold repeated blocks of steps (spin loops, a producer and consumer
+     * passing the same lock back and forth); the last step, where the
+     * execution ended, is never folded away. */
+    uint64_t *key = malloc((nev ? nev : 1) * sizeof *key);
+    bool *pin = calloc(nev ? nev : 1, sizeof *pin);
+    struct ravel__fold *folds = NULL;
+    size_t nfolds = 0;
+    if (key && pin) {
+        struct values kv = {.n = 0};
+        for (uint32_t i = 0; i < nev; i++)
+            key[i] = step_key(x, &nm, i, &kv);
+        if (nev)
+            pin[nev - 1] = true;
+        nfolds = ravel__report_fold(key, pin, nev, &folds);
+    }
+    free(key);
+    free(pin);
+    struct row *rows = malloc(((size_t)nev + 1) * sizeof *rows);
+    uint32_t nrows = 0;
+    if (!rows) {
+        free(folds);
+        free(nm.n);
+        return;
+    }
+    size_t fi = 0;
+    for (uint32_t i = 0; i < nev;) {
+        if (fi < nfolds && folds[fi].start == i) {
+            const struct ravel__fold *f = &folds[fi];
+            for (uint32_t k = 0; k < f->period; k++)
+                rows[nrows++] = (struct row){i + k, RAVEL__NONE};
+            rows[nrows++] = (struct row){i + f->period, (uint32_t)fi};
+            i += f->period * f->reps;
+            fi++;
+            continue;
+        }
+        rows[nrows++] = (struct row){i, RAVEL__NONE};
+        i++;
+    }
+    uint32_t r0 = 0;
+    if (max_rows && nrows > max_rows)
+        r0 = nrows - max_rows;
+    uint32_t from = r0 < nrows ? rows[r0].event : nev;
     struct event_locs locs;
-    locs_build(&locs, x, from, x->nevents);
+    locs_build(&locs, x, from, nev);
 
     uint32_t nthreads = x->nthreads;
     ravel__sb_printf(sb, "Interleaving: %u step%s, %u thread%s, %u "
                      "preemption%s\n",
-                     x->nevents, x->nevents == 1 ? "" : "s", nthreads,
+                     nev, nev == 1 ? "" : "s", nthreads,
                      nthreads == 1 ? "" : "s", ravel__report_preemptions(x),
                      ravel__report_preemptions(x) == 1 ? "" : "s");
     if (from)
         ravel__sb_printf(sb, "  (the first %u steps are not shown)\n", from);
 
     char cell[400], loc[300];
-    int stepw = snprintf(NULL, 0, "%u", x->nevents);
+    int stepw = snprintf(NULL, 0, "%u", nev);
     if (stepw < 4)
         stepw = 4;
     struct values vs = {.n = 0};
-    if (nthreads <= TABLE_MAX_THREADS) {
-        size_t width[TABLE_MAX_THREADS];
+    bool table = nthreads <= TABLE_MAX_THREADS;
+    size_t width[TABLE_MAX_THREADS];
+    size_t tw = 6;
+    if (table) {
         for (uint32_t t = 0; t < nthreads; t++)
             width[t] = strlen(x->threads[t].name);
-        for (uint32_t i = from; i < x->nevents; i++) {
-            const struct ravel__event *ev = &x->events[i];
+        for (uint32_t r = r0; r < nrows; r++) {
+            if (rows[r].fold != RAVEL__NONE)
+                continue;
+            const struct ravel__event *ev = &x->events[rows[r].event];
             event_text(cell, sizeof cell, x, &nm, ev, &vs);
             size_t l = strlen(cell);
             if (l > CELL_MAX)
@@ -472,42 +631,64 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
             put_cell(sb, x->threads[t].name, width[t], false);
         ravel__sb_add(sb, "location\n");
         vs.n = 0;
-        for (uint32_t i = from; i < x->nevents; i++) {
-            const struct ravel__event *ev = &x->events[i];
-            event_text(cell, sizeof cell, x, &nm, ev, &vs);
-            short_loc(loc, sizeof loc, locs_get(&locs, ev));
-            ravel__sb_printf(sb, "  %*u  ", stepw, i + 1);
-            for (uint32_t t = 0; t < nthreads; t++)
-                put_cell(sb, t == ev->thread ? cell : "", width[t], false);
-            ravel__sb_add(sb, loc);
-            while (sb->len && sb->data[sb->len - 1] == ' ')
-                sb->data[--sb->len] = 0;
-            ravel__sb_addc(sb, '\n');
-        }
     } else {
-        size_t tw = 6;
         for (uint32_t t = 0; t < nthreads; t++)
             if (strlen(x->threads[t].name) > tw)
                 tw = strlen(x->threads[t].name);
         ravel__sb_printf(sb, "  %*s  %-*s  %-*s  location\n", stepw, "step",
                          (int)tw, "thread", CELL_MAX, "operation");
-        for (uint32_t i = from; i < x->nevents; i++) {
-            const struct ravel__event *ev = &x->events[i];
-            event_text(cell, sizeof cell, x, &nm, ev, &vs);
-            short_loc(loc, sizeof loc, locs_get(&locs, ev));
+    }
+    for (uint32_t r = r0; r < nrows; r++) {
+        if (rows[r].fold != RAVEL__NONE) {
+            put_fold_line(sb, x, &nm, &folds[rows[r].fold], stepw);
+            continue;
+        }
+        uint32_t i = rows[r].event;
+        const struct ravel__event *ev = &x->events[i];
+        event_text(cell, sizeof cell, x, &nm, ev, &vs);
+        short_loc(loc, sizeof loc, locs_get(&locs, ev));
+        if (table) {
+            ravel__sb_printf(sb, "  %*u  ", stepw, i + 1);
+            for (uint32_t t = 0; t < nthreads; t++)
+                put_cell(sb, t == ev->thread ? cell : "", width[t], false);
+        } else {
             ravel__sb_printf(sb, "  %*u  %-*s  ", stepw, i + 1, (int)tw,
                              thread_name(x, ev->thread));
             put_cell(sb, cell, CELL_MAX, false);
-            ravel__sb_add(sb, loc);
-            while (sb->len && sb->data[sb->len - 1] == ' ')
-                sb->data[--sb->len] = 0;
-            ravel__sb_addc(sb, '\n');
         }
+        ravel__sb_add(sb, loc);
+        while (sb->len && sb->data[sb->len - 1] == ' ')
+            sb->data[--sb->len] = 0;
+        ravel__sb_addc(sb, '\n');
     }
     ravel__sb_add(sb, "Schedule: ");
     /* A report shows the schedule's first runs; a trace file all of it. */
     compact(sb, x, max_rows ? 400 : 0);
     ravel__sb_addc(sb, '\n');
+    locs_free(&locs);
+    free(rows);
+    free(folds);
+    free(nm.n);
+}
+
+void ravel__report_steps(const struct ravel__exec *x, uint32_t from,
+                         uint32_t to, ravel__report_step_fn fn, void *ctx)
+{
+    if (to > x->nevents)
+        to = x->nevents;
+    if (from >= to)
+        return;
+    struct names nm;
+    names_build(&nm, x);
+    struct event_locs locs;
+    locs_build(&locs, x, from, to);
+    struct values vs = {.n = 0};
+    char cell[400];
+    for (uint32_t i = from; i < to; i++) {
+        const struct ravel__event *ev = &x->events[i];
+        event_text(cell, sizeof cell, x, &nm, ev, &vs);
+        fn(ctx, i, cell, locs_get(&locs, ev));
+    }
     locs_free(&locs);
     free(nm.n);
 }
@@ -823,21 +1004,40 @@ void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n)
 bool (*ravel__report_program_pc)(uint64_t pc);
 
 /* Innermost frame of the failure in the program's own code (else the
- * innermost frame with a source line). */
+ * innermost frame with a source line). For a deadlock or step limit
+ * whose failing thread shows none (blocked inside the C library with no
+ * program frame recorded), the first live thread that has one. */
+static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
+                             uint64_t pc, struct ravel__frame *out);
+
 static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
+{
+    const struct ravel__failure *f = &x->failure;
+    if (failure_frame_of(x, f->thread, f->pc, out))
+        return true;
+    if (f->kind != RAVEL__FAIL_DEADLOCK && f->kind != RAVEL__FAIL_STEP_LIMIT)
+        return false;
+    for (uint32_t t = 0; t < x->nthreads; t++)
+        if (x->threads[t].state == RAVEL__T_LIVE && t != f->thread &&
+            failure_frame_of(x, t, x->threads[t].pending.pc, out))
+            return true;
+    return false;
+}
+
+static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
+                             uint64_t pc, struct ravel__frame *out)
 {
     const struct ravel__failure *f = &x->failure;
     uint64_t pcs[RAVEL__NATIVE_FRAMES + RAVEL__STACK_FRAMES + 1];
     bool exact[RAVEL__COUNT(pcs)];
     size_t n = 0;
     memset(exact, 0, sizeof exact);
-    if (f->nframes) {
+    if (f->nframes && thread == f->thread) {
         for (uint32_t i = 0; i < f->nframes && n < RAVEL__NATIVE_FRAMES; i++)
             pcs[n++] = f->frames[i];
         exact[0] = f->frames_exact;
-    } else if (f->thread < x->nthreads) {
-        n = thread_stack(&x->threads[f->thread], f->pc, pcs,
-                         RAVEL__COUNT(pcs));
+    } else if (thread < x->nthreads) {
+        n = thread_stack(&x->threads[thread], pc, pcs, RAVEL__COUNT(pcs));
     }
     if (n == 0)
         return false;
@@ -966,6 +1166,55 @@ static void put_output(struct ravel__strbuf *sb, const char *out, size_t len)
     }
 }
 
+/* What live thread t is doing at the end: "blocked in lock bob+16, held
+ * by thread 1.2", "at lock m", "blocked in join 1.1", "not started yet".
+ * Returns 2 when blocked, 1 when at an enabled operation, 0 when not
+ * started. */
+static int pending_text(const struct ravel__exec *x, const struct names *nm,
+                        uint32_t t, char *buf, size_t n)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    const struct ravel__op *op = &th->pending;
+    char what[400];
+    struct ravel__event fake = {0};
+    fake.kind = op->kind;
+    fake.obj = op->obj;
+    fake.aux = op->obj2;
+    fake.thread = t;
+    struct values vs = {.n = 0};
+    event_text(what, sizeof what, x, nm, &fake, &vs);
+    if (op->kind == RAVEL__OP_JOIN)
+        snprintf(what, sizeof what, "join %s", thread_name(x, op->obj));
+    else if (op->kind == RAVEL__OP_COND_WAKE)
+        snprintf(what, sizeof what, "wait on %s", obj_name(nm, op->obj));
+    if (op->kind == RAVEL__OP_START) {
+        snprintf(buf, n, "has not started yet");
+        return 0;
+    }
+    uint32_t by = ravel__blocker(x, t);
+    if (by != RAVEL__NONE && by != t && op->kind != RAVEL__OP_JOIN) {
+        snprintf(buf, n, "is blocked in %s, held by thread %s", what,
+                 thread_name(x, by));
+        return 2;
+    }
+    if (ravel__op_enabled(x, t)) {
+        snprintf(buf, n, "is at %s", what);
+        return 1;
+    }
+    snprintf(buf, n, "is blocked in %s", what);
+    return 2;
+}
+
+int ravel__report_pending(const struct ravel__exec *x, uint32_t t, char *buf,
+                          size_t n)
+{
+    struct names nm;
+    names_build(&nm, x);
+    int r = pending_text(x, &nm, t, buf, n);
+    free(nm.n);
+    return r;
+}
+
 static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
                         struct names *nm)
 {
@@ -973,20 +1222,6 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
         const struct ravel__thread *th = &x->threads[t];
         if (th->state != RAVEL__T_LIVE)
             continue;
-        const struct ravel__op *op = &th->pending;
-        char what[400];
-        struct ravel__event fake = {0};
-        fake.kind = op->kind;
-        fake.obj = op->obj;
-        fake.aux = op->obj2;
-        fake.thread = t;
-        struct values vs = {.n = 0};
-        event_text(what, sizeof what, x, nm, &fake, &vs);
-        if (op->kind == RAVEL__OP_JOIN)
-            snprintf(what, sizeof what, "join %s", thread_name(x, op->obj));
-        else if (op->kind == RAVEL__OP_COND_WAKE)
-            snprintf(what, sizeof what, "wait on %s", obj_name(nm, op->obj));
-        uint32_t by = ravel__blocker(x, t);
         if (th->spin_blocked) {
             /* src/model/spin.c: it went round a loop that only reads. */
             ravel__sb_printf(sb, "  thread %s spins forever: its loop reads",
@@ -1002,24 +1237,14 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
             ravel__sb_printf(sb, ", which %s\n",
                              th->spin_written ? "another thread wrote since"
                                               : "no thread writes any more");
-            put_thread_stack(sb, x, t, op->pc);
+            put_thread_stack(sb, x, t, th->pending.pc);
             continue;
         }
-        if (op->kind == RAVEL__OP_START) {
-            ravel__sb_printf(sb, "  thread %s has not started yet\n",
-                             th->name);
-            continue;
-        }
-        if (by != RAVEL__NONE && by != t && op->kind != RAVEL__OP_JOIN)
-            ravel__sb_printf(sb, "  thread %s is blocked in %s, held by "
-                             "thread %s\n",
-                             th->name, what, thread_name(x, by));
-        else if (ravel__op_enabled(x, t))
-            ravel__sb_printf(sb, "  thread %s is at %s\n", th->name, what);
-        else
-            ravel__sb_printf(sb, "  thread %s is blocked in %s\n", th->name,
-                             what);
-        put_thread_stack(sb, x, t, op->pc);
+        char what[520];
+        int r = pending_text(x, nm, t, what, sizeof what);
+        ravel__sb_printf(sb, "  thread %s %s\n", th->name, what);
+        if (r)
+            put_thread_stack(sb, x, t, th->pending.pc);
     }
 }
 

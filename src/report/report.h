@@ -28,6 +28,10 @@ struct ravel__report_ctx {
     size_t output_len;
     bool color;
     uint32_t max_rows;    /* trace rows to show (0: all) */
+    const char *history;  /* a linearizability failure's history as
+                             lin/explain.h's timeline JSON, or NULL */
+    uint64_t execution;   /* its number in the run, from 1 (0: the
+                             exec's own; a replay names the ticket's) */
 };
 
 /* The interleaving table and compact schedule (deterministic). */
@@ -37,6 +41,42 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
 void ravel__report_compact(struct ravel__strbuf *sb,
                            const struct ravel__exec *x);
 uint32_t ravel__report_preemptions(const struct ravel__exec *x);
+
+/*
+ * Repeated blocks in a sequence of steps: a block of `period` steps
+ * (at most RAVEL__FOLD_PERIOD) that occurs `reps` times in a row (at
+ * least RAVEL__FOLD_REPS) from position `start`. Views show the first
+ * copy and fold the rest into one line ("steps 121-99,800: thread 1.2
+ * repeats `load flag; load turn` 49,840 more times").
+ */
+#define RAVEL__FOLD_PERIOD 8
+#define RAVEL__FOLD_REPS 3
+struct ravel__fold {
+    uint32_t start, period, reps;
+};
+/* Finds the folds of key[0..n) greedily from the left, preferring the
+ * block that covers most; a pinned position (may be NULL) is never
+ * folded away (it can only be in a block's first copy). Returns how
+ * many and sets *out (malloc'ed, the caller frees; NULL when none). */
+size_t ravel__report_fold(const uint64_t *key, const bool *pinned, size_t n,
+                          struct ravel__fold **out);
+
+/* Calls fn for events [from, to) of x with the text the trace table
+ * shows for it ("lock m", valid during the call) and its location (NULL
+ * when unknown). Symbolizes once for the whole range. */
+struct ravel__frame;
+typedef void (*ravel__report_step_fn)(void *ctx, uint32_t event,
+                                      const char *text,
+                                      const struct ravel__frame *where);
+void ravel__report_steps(const struct ravel__exec *x, uint32_t from,
+                         uint32_t to, ravel__report_step_fn fn, void *ctx);
+
+/* What live thread t is doing when the execution ended, after its name:
+ * "is blocked in lock bob+16, held by thread 1.2", "is at lock m", "has
+ * not started yet". Returns 2 blocked, 1 at an enabled operation, 0 not
+ * started. */
+int ravel__report_pending(const struct ravel__exec *x, uint32_t t, char *buf,
+                          size_t n);
 
 /* The whole report of the execution's failure. */
 void ravel__report_bug(struct ravel__strbuf *sb,

@@ -112,6 +112,10 @@ struct ravel__shared {
     uint32_t pbt_counterexample_commands, pbt_counterexample_parallel;
     uint32_t pbt_counterexample_branches;
     char pbt_text[4096];
+    /* The reported linearizability failure's history, as the JSON the
+     * HTML timeline is drawn from (lin/explain.h); "" when none or too
+     * long. */
+    char pbt_history[32768];
     struct ravel__exec exec; /* last: its arrays follow in the mapping */
 };
 

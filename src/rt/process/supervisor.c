@@ -17,7 +17,9 @@
 
 #include "../../common/json.h"
 #include "../../explore/tree.h"
+#include "../../report/ci.h"
 #include "../../report/report.h"
+#include "../../report/view.h"
 #include "../../report/symbolize.h"
 #include "../intercept/real.h"
 
@@ -46,12 +48,19 @@ struct bug {
     char ticket[PATH_MAX];
     uint64_t execution;
     uint64_t count;
+    char threads[160]; /* the threads involved, "1.1, 1.2" */
+    char *report;      /* full report without colour (--html, --junit,
+                          --tap), malloc'ed */
+    char *json;        /* the HTML report's data for it (--html) */
 };
 
 static struct {
     struct bug bugs[MAX_BUGS];
     unsigned nbugs;
     bool trace_written;
+    bool dot_written;
+    bool race_directed_shown; /* a race-directed failure got its full
+                                 report (later ones are brief) */
     bool error;
     char errmsg[600];
     bool progress_shown;
@@ -292,6 +301,11 @@ static char *execution_output(size_t *len)
     return sb.data;
 }
 
+static bool is_replay_run(void)
+{
+    return !strcmp(ravel__rt.opt.strategy, "replay");
+}
+
 /* ---- trace file ----------------------------------------------------------- */
 
 static void write_trace_file(const struct ravel__exec *x)
@@ -310,6 +324,39 @@ static void write_trace_file(const struct ravel__exec *x)
                          rt->opt.trace, strerror(errno));
         out_err(msg, (size_t)n);
     }
+    ravel__sb_free(&sb);
+}
+
+/* Writes `len` bytes to `path`, or warns. */
+static void write_file(const char *path, const char *what, const char *data,
+                       size_t len)
+{
+    FILE *f = REAL(fopen)(path, "w");
+    if (!f || fwrite(data, 1, len, f) != len || REAL(fclose)(f)) {
+        char msg[PATH_MAX + 100];
+        int n = snprintf(msg, sizeof msg,
+                         "ravel: warning: cannot write %s %s: %s\n", what,
+                         path, strerror(errno));
+        out_err(msg, (size_t)n);
+    }
+}
+
+static void write_dot_file(const struct ravel__exec *x)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!rt->opt.dot || sv.dot_written)
+        return;
+    sv.dot_written = true;
+    struct ravel__report_ctx c = {
+        .x = x,
+        .program = ravel__program_name(),
+        .strategy = is_replay_run() ? rt->ticket.strategy : rt->opt.strategy,
+        .seed = rt->sh->seed,
+        .execution = is_replay_run() ? rt->ticket.execution : 0,
+    };
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__view_dot(&sb, &c);
+    write_file(rt->opt.dot, "graph", sb.data ? sb.data : "", sb.len);
     ravel__sb_free(&sb);
 }
 
@@ -372,6 +419,8 @@ bool ravel__sv_on_bug(void)
     size_t outlen;
     char *output = execution_output(&outlen);
     write_trace_file(x);
+    if (x->failure.kind != RAVEL__FAIL_NONE || is_replay())
+        write_dot_file(x);
 
     if (x->failure.kind == RAVEL__FAIL_NONE && !is_replay()) {
         /* Not a finding: the lane said "bug" but recorded none. */
@@ -460,14 +509,75 @@ bool ravel__sv_on_bug(void)
         .output_len = outlen,
         .color = use_color(),
         .max_rows = 200,
+        .execution = is_replay() ? rt->ticket.execution : 0,
+        .history = b.kind == RAVEL__FAIL_LINEARIZABILITY
+                       ? rt->sh->pbt_history
+                       : NULL,
     };
+    ravel__view_threads(x, b.threads, sizeof b.threads);
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__report_bug(&sb, &c);
-    out_err(sb.data, sb.len);
+    /* After the first finding, a short report unless --verbose; the
+     * first failure other than a race that race-directed scheduling
+     * found shows what a race breaks, so it keeps its full report. */
+    bool shows_race = b.race_directed && b.kind != RAVEL__FAIL_DATA_RACE;
+    bool brief = sv.nbugs > 0 && !rt->opt.verbose &&
+                 !(shows_race && !sv.race_directed_shown);
+    if (shows_race && !brief)
+        sv.race_directed_shown = true;
+    if (brief) {
+        struct ravel__strbuf br = RAVEL__STRBUF_INIT;
+        ravel__sb_add(&br, "==================\n");
+        if (b.kind == RAVEL__FAIL_DATA_RACE)
+            ravel__sb_add(&br, "WARNING: ravel: data race\n");
+        ravel__sb_printf(&br, "ravel: BUG (%s): %s\n",
+                         ravel__fail_kind_name(b.kind), b.message);
+        ravel__sb_printf(&br, "  finding %u, threads %s, first in execution "
+                              "%llu (the full report: --verbose, or the "
+                              "replay below)\n",
+                         sv.nbugs + 1, b.threads[0] ? b.threads : "-",
+                         (unsigned long long)b.execution);
+        if (b.location[0])
+            ravel__sb_printf(&br, "    #0 %s %s\n",
+                             b.func[0] ? b.func : "??", b.location);
+        if (b.ticket[0])
+            ravel__sb_printf(&br, "Replay: ravel replay %s\n", b.ticket);
+        ravel__sb_printf(&br, "SUMMARY: ravel: %s",
+                         ravel__fail_kind_name(b.kind));
+        if (b.location[0])
+            ravel__sb_printf(&br, " %s", b.location);
+        if (b.func[0])
+            ravel__sb_printf(&br, " in %s", b.func);
+        ravel__sb_add(&br, "\n==================\n");
+        out_err(br.data, br.len);
+        ravel__sb_free(&br);
+    } else {
+        out_err(sb.data, sb.len);
+    }
+    if (rt->opt.html || rt->opt.junit || rt->opt.tap) {
+        if (c.color) {
+            c.color = false;
+            ravel__sb_reset(&sb);
+            ravel__report_bug(&sb, &c);
+        }
+        b.report = sb.data; /* kept: the strbuf gives up its buffer */
+        sb.data = NULL;
+        sb.len = sb.cap = 0;
+    }
+    if (rt->opt.html) {
+        struct ravel__strbuf js = RAVEL__STRBUF_INIT;
+        c.color = false;
+        ravel__view_finding_json(&js, &c, NULL);
+        b.json = js.data;
+    }
     ravel__sb_free(&sb);
     free(output);
     if (sv.nbugs < MAX_BUGS)
         sv.bugs[sv.nbugs++] = b;
+    else {
+        free(b.report);
+        free(b.json);
+    }
     if (b.kind == RAVEL__FAIL_DATA_RACE && promote(x))
         return false; /* this exploration stops; the next one starts */
     return rt->opt.keep_going;
@@ -481,6 +591,7 @@ void ravel__sv_on_outcome(uint32_t index)
         write_ticket(rt->x, "outcome", o->ticket, sizeof o->ticket);
     if (rt->sh->noutcomes == 2) {
         write_trace_file(rt->x);
+        write_dot_file(rt->x);
         ravel__sb_printf(&sv.differing,
                          "\nExecution %llu, the first with another result "
                          "(%lld):\n",
@@ -786,6 +897,8 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__sb_printf(&sb, "%llu", (unsigned long long)b->count);
         ravel__json_key(&sb, &f2, "race_directed");
         ravel__sb_add(&sb, b->race_directed ? "true" : "false");
+        ravel__json_key(&sb, &f2, "threads");
+        ravel__json_str(&sb, b->threads);
         ravel__json_key(&sb, &f2, "ticket");
         ravel__json_str(&sb, b->ticket);
         ravel__sb_addc(&sb, '}');
@@ -874,6 +987,187 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
     ravel__sb_free(&sb);
 }
 
+/* The findings table at the end of a run: one line per distinct
+ * finding, with how many executions ended in it. */
+static void findings_table(struct ravel__strbuf *sb)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    bool nd = sh->noutcomes >= 2;
+    unsigned n = sv.nbugs + nd;
+    if (n == 0)
+        return;
+    ravel__sb_printf(sb, "ravel: %u distinct finding%s (hits: executions "
+                         "that ended in it; each line's ticket replays "
+                         "it):\n",
+                     n, n == 1 ? "" : "s");
+    size_t kw = 4, lw = 8, tw = 7;
+    for (unsigned i = 0; i < sv.nbugs; i++) {
+        const struct bug *b = &sv.bugs[i];
+        size_t l = strlen(ravel__fail_kind_name(b->kind));
+        kw = l > kw ? l : kw;
+        l = strlen(b->location);
+        lw = l > lw ? l : lw;
+        l = strlen(b->threads);
+        tw = l > tw ? l : tw;
+    }
+    if (nd && kw < 14)
+        kw = 14;
+    if (lw > 48)
+        lw = 48;
+    if (tw > 24)
+        tw = 24;
+    ravel__sb_printf(sb, "  %3s  %-*s  %-*s  %-*s  %6s  %s\n", "#", (int)kw,
+                     "kind", (int)lw, "location", (int)tw, "threads", "hits",
+                     "ticket");
+    for (unsigned i = 0; i < sv.nbugs; i++) {
+        const struct bug *b = &sv.bugs[i];
+        const char *loc = b->location[0] ? b->location : "?";
+        size_t ll = strlen(loc);
+        ravel__sb_printf(sb, "  %3u  %-*s  %-*s  %-*.*s  %6llu  %s\n", i + 1,
+                         (int)kw, ravel__fail_kind_name(b->kind), (int)lw,
+                         ll > lw ? loc + ll - lw : loc, (int)tw, (int)tw,
+                         b->threads[0] ? b->threads : "-",
+                         (unsigned long long)b->count,
+                         b->ticket[0] ? b->ticket : "-");
+    }
+    if (nd) {
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < sh->noutcomes; i++)
+            total += sh->outcomes[i].count;
+        ravel__sb_printf(sb, "  %3u  %-*s  %-*s  %-*s  %6llu  %s\n",
+                         sv.nbugs + 1, (int)kw, "nondeterminism", (int)lw,
+                         "(ravel_result)", (int)tw, "-",
+                         (unsigned long long)total,
+                         sh->outcomes[1].ticket[0] ? sh->outcomes[1].ticket
+                                                   : "-");
+    }
+}
+
+/* --html: the run as one self-contained page. */
+static void write_html(const char *summary, double elapsed, uint64_t execs)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    struct ravel__strbuf prog = RAVEL__STRBUF_INIT, mode = RAVEL__STRBUF_INIT;
+    ravel__sb_add(&prog, ravel__exe_path());
+    for (int i = 1; i < rt->argc; i++) {
+        ravel__sb_addc(&prog, ' ');
+        ravel__sb_add(&prog, rt->argv[i]);
+    }
+    if (is_replay())
+        ravel__sb_printf(&mode, "replay of %s (execution %llu of the %s "
+                                "strategy)",
+                         rt->opt.ticket,
+                         (unsigned long long)rt->ticket.execution,
+                         rt->ticket.strategy);
+    else if (sh->pbt)
+        ravel__sb_printf(&mode, "property tests in %s mode", rt->opt.mode);
+    else
+        ravel__sb_printf(&mode, "%s strategy", rt->opt.strategy);
+    if (!is_replay() && sh->stats.method[0])
+        ravel__sb_printf(&mode, " (%s)", sh->stats.method);
+    struct ravel__view_run run = {
+        .program = ravel__sb_str(&prog),
+        .mode = ravel__sb_str(&mode),
+        .seed = is_replay() ? rt->ticket.seed : sh->seed,
+        .executions = execs,
+        .elapsed_s = elapsed,
+        .guarantee = is_replay() ? "" : sh->stats.guarantee,
+        .summary = summary,
+        .extra = NULL, /* a property's text is in the summary */
+        .replay = is_replay(),
+    };
+    struct ravel__view_finding *f =
+        calloc(sv.nbugs ? sv.nbugs : 1, sizeof *f);
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    if (f) {
+        for (unsigned i = 0; i < sv.nbugs; i++) {
+            const struct bug *b = &sv.bugs[i];
+            f[i] = (struct ravel__view_finding){
+                .kind = ravel__fail_kind_name(b->kind),
+                .headline = b->message,
+                .location = b->location,
+                .function = b->func,
+                .threads = b->threads,
+                .hits = b->count,
+                .execution = is_replay() ? rt->ticket.execution
+                                         : b->execution,
+                .ticket = b->ticket,
+                .json = b->json,
+                .report = b->report,
+            };
+        }
+        ravel__view_html(&sb, &run, f, sv.nbugs);
+        write_file(rt->opt.html, "HTML report", sb.data ? sb.data : "",
+                   sb.len);
+    }
+    free(f);
+    ravel__sb_free(&sb);
+    ravel__sb_free(&prog);
+    ravel__sb_free(&mode);
+}
+
+/* --junit and --tap: the program (or property) is one test case. */
+static void write_ci(double elapsed, unsigned nbugs)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__shared *sh = rt->sh;
+    struct ravel__strbuf text = RAVEL__STRBUF_INIT, msg = RAVEL__STRBUF_INIT;
+    for (unsigned i = 0; i < sv.nbugs; i++)
+        if (sv.bugs[i].report)
+            ravel__sb_add(&text, sv.bugs[i].report);
+    if (sh->pbt && !is_replay())
+        ravel__sb_add(&text, sh->pbt_text);
+    struct ravel__ci_case c = {
+        .name = ravel__program_name(),
+        .classname = is_replay() ? "ravel.replay"
+                     : sh->pbt   ? "ravel.property"
+                                 : "ravel.run",
+        .time_s = elapsed,
+        .status = sv.error  ? RAVEL__CI_ERROR
+                  : nbugs   ? RAVEL__CI_FAIL
+                            : RAVEL__CI_PASS,
+    };
+    if (sv.error) {
+        c.message = sv.errmsg;
+    } else if (nbugs) {
+        if (sv.nbugs) {
+            ravel__sb_printf(&msg, "%u finding%s; first: %s", nbugs,
+                             nbugs == 1 ? "" : "s", sv.bugs[0].message);
+            if (sv.bugs[0].location[0])
+                ravel__sb_printf(&msg, " at %s", sv.bugs[0].location);
+            c.type = ravel__fail_kind_name(sv.bugs[0].kind);
+        } else if (sh->noutcomes >= 2) {
+            ravel__sb_add(&msg, "the program's result depends on the "
+                                "schedule");
+            c.type = "nondeterminism";
+        } else {
+            ravel__sb_add(&msg, "the property failed");
+            c.type = "property";
+        }
+        c.message = ravel__sb_str(&msg);
+    }
+    c.text = ravel__sb_str(&text);
+    struct ravel__strbuf out = RAVEL__STRBUF_INIT;
+    if (rt->opt.junit) {
+        ravel__ci_junit(&out, "ravel", &c, 1, elapsed);
+        write_file(rt->opt.junit, "JUnit report", out.data ? out.data : "",
+                   out.len);
+        ravel__sb_reset(&out);
+    }
+    if (rt->opt.tap) {
+        ravel__ci_tap_plan(&out, 1);
+        ravel__ci_tap_case(&out, 1, &c);
+        if (!strcmp(rt->opt.tap, "-"))
+            ravel__write_all(1, out.data, out.len);
+        else
+            write_file(rt->opt.tap, "TAP report", out.data, out.len);
+    }
+    ravel__sb_free(&out);
+    ravel__sb_free(&text);
+    ravel__sb_free(&msg);
+}
+
 int ravel__sv_finish(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -932,7 +1226,10 @@ int ravel__sv_finish(void)
             ravel__sb_printf(&sb, " (%s)", sh->stats.method);
         ravel__sb_printf(&sb, ", seed %llu", (unsigned long long)sh->seed);
         if (sh->blocked_runs)
-            ravel__sb_printf(&sb, ", %llu blocked",
+            ravel__sb_printf(&sb, ", %llu blocked (executions abandoned "
+                                  "before their end, not bugs: redundant "
+                                  "for DPOR, a false ravel_assume(), or "
+                                  "over --max-threads)",
                              (unsigned long long)sh->blocked_runs);
         if (sv.interrupted)
             ravel__sb_add(&sb, "; interrupted");
@@ -976,8 +1273,13 @@ int ravel__sv_finish(void)
         else if (nbugs)
             ravel__sb_printf(&sb, "ravel: %u bug%s found\n", nbugs,
                              nbugs == 1 ? "" : "s");
+        findings_table(&sb);
     }
     out_err(sb.data, sb.len);
+    if (rt->opt.html)
+        write_html(sb.data ? sb.data : "", elapsed, execs);
+    if (rt->opt.junit || rt->opt.tap)
+        write_ci(elapsed, nbugs);
     ravel__sb_free(&sb);
     if (rt->opt.json)
         json_summary(rt->direct ? 2 : 1, elapsed, execs, nbugs);
