@@ -1389,8 +1389,11 @@ static bool sys_start(struct ravel__strategy *base)
     ravel__tree_lock(t);
     bool more = next_branch(s);
     publish_stats(s);
+    /* Not exhaustive when an execution diverged (sys_end, sys_finish):
+     * a lane that finds the tree empty must not claim more than the
+     * lane that ended the search. */
     if (!more && !t->abandoned)
-        base->exhausted = true;
+        base->exhausted = !atomic_load(&t->diverged);
     return more;
 }
 
