@@ -1112,7 +1112,7 @@ static struct ravel__strategy_config base_config(const char *name)
         .shared_size = rt->strategy_mem_size,
         .max_steps = rt->opt.max_steps,
         .lanes = 1,
-        .dpor_mode = "optimal",
+        .dpor_mode = "source" /* the default DPOR mode: docs/exploration.md */,
         .stats = &rt->sh->stats,
     };
     return c;
