@@ -73,8 +73,10 @@ RAVEL__NORETURN static void compare_fail(const char *file, int line, const char 
     value_part(pa, sizeof pa, a_text, a);
     value_part(pb, sizeof pb, b_text, b);
     char what[RAVEL__MSG_MAX];
-    snprintf(what, sizeof what, "%s %s %s failed: %s%s%s", a_text, op,
-             b_text, pa, pa[0] && pb[0] ? ", " : "", pb);
+    int n = snprintf(what, sizeof what, "%s %s %s failed: %s%s%s", a_text,
+                     op, b_text, pa, pa[0] && pb[0] ? ", " : "", pb);
+    if (n >= (int)sizeof what) /* a message is cut at RAVEL__MSG_MAX */
+        memcpy(what + sizeof what - 4, "...", 4);
     check_fail(file, line, func, pc, what);
 }
 
