@@ -67,6 +67,20 @@ struct task {
     char *language;
 };
 
+/* Frees what read_task allocated. */
+static void task_free(struct task *t)
+{
+    for (unsigned i = 0; i < t->ninputs; i++)
+        free(t->inputs[i]);
+    for (unsigned i = 0; i < t->nprops; i++) {
+        free(t->props[i].file);
+        free(t->props[i].expected);
+    }
+    free(t->data_model);
+    free(t->language);
+    memset(t, 0, sizeof *t);
+}
+
 RAVEL__NORETURN static void fail(const char *fmt, ...) RAVEL__PRINTF(1, 2);
 static void fail(const char *fmt, ...)
 {
@@ -553,5 +567,6 @@ again:
     free(js);
     free(rv);
     free(pass);
+    task_free(&t);
     return 0;
 }
