@@ -437,6 +437,7 @@ struct state {
     bool fresh;     /* some path from the entry gets here without creating
                        a thread (directly or in a callee) */
     struct ravel__lint_lockset held, released;
+    uint32_t null_ap; /* a pointer known null on every path here, or 0 */
     struct ravel__lint_tset created, joined;
     uint32_t npend;
     struct ravel__lint_pend *pend; /* RAVEL__LINT_PEND_MAX entries */
@@ -484,9 +485,20 @@ static void pend_add(struct state *s, const struct ravel__lint_pend *p)
     s->pend[s->npend++] = *p;
 }
 
-/* Merges s into d (d = d join s); returns whether d changed. */
-static bool st_merge(struct state *d, const struct state *s)
+/* The pointer a lock path is a field of (`p` for `&p->mutex`). */
+static uint32_t lock_base(const struct ravel__lint_prog *p, uint32_t l)
 {
+    l &= ~RAVEL__LINT_LS_SHARED;
+    while (l && p->aps[l].kind == RAVEL__AP_OFFSET)
+        l = p->aps[l].parent;
+    return l;
+}
+
+/* Merges s into d (d = d join s); returns whether d changed. */
+static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
+                     const struct state *s)
+{
+    bool changed_null = false;
     if (!s->reached)
         return false;
     if (!d->reached) {
@@ -496,10 +508,24 @@ static bool st_merge(struct state *d, const struct state *s)
     struct ravel__lint_lockset held = d->held, rel = d->released;
     struct ravel__lint_tset cr = d->created, jo = d->joined;
     ls_intersect(&d->held, &s->held);
+    /* A lock on a pointer that the other path found null is as good as
+     * held there: `if (p) lock(p); ... if (p) unlock(p)` wrappers. */
+    for (uint32_t i = 0; i < held.n; i++)
+        if (s->null_ap && !ravel__lint_ls_has(&d->held, held.v[i]) &&
+            lock_base(p_of_merge, held.v[i]) == s->null_ap)
+            ls_add_must(&d->held, held.v[i]);
+    for (uint32_t i = 0; i < s->held.n; i++)
+        if (d->null_ap && !ravel__lint_ls_has(&d->held, s->held.v[i]) &&
+            lock_base(p_of_merge, s->held.v[i]) == d->null_ap)
+            ls_add_must(&d->held, s->held.v[i]);
+    if (d->null_ap != s->null_ap && d->null_ap) {
+        d->null_ap = 0;
+        changed_null = true;
+    }
     ls_union_may(&d->released, &s->released);
     ts_union(&d->created, &s->created);
     ts_union(&d->joined, &s->joined);
-    bool changed = false;
+    bool changed = changed_null;
     if (d->guard != s->guard && d->guard) {
         d->guard = 0;
         changed = true;
@@ -1299,6 +1325,11 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
     struct ravel__lint_ctx *cx = fx->cx;
     const struct ravel__lint_prog *p = cx->prog;
     bool ok = !(on & RAVEL__LINT_ON_FAIL);
+    if (on & RAVEL__LINT_ON_NULL) {
+        if (ok)
+            st->null_ap = on & ~(RAVEL__LINT_ON_FAIL | RAVEL__LINT_ON_NULL);
+        return;
+    }
     const struct ravel__lint_event *e = &p->events[on & ~RAVEL__LINT_ON_FAIL];
     if (e->kind == RAVEL__EV_LOAD) {
         /* `if (G.flag) return;`: past it, until the paths join again, runs
@@ -1478,7 +1509,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
                 edge_on(&fx, &edge, on);
                 out = &edge;
             }
-            if (st_merge(&in[t], out) && !inq[t]) {
+            if (st_merge(p, &in[t], out) && !inq[t]) {
                 queue[(head + count) % (nb + 1)] = t;
                 count++;
                 inq[t] = 1;
@@ -1488,21 +1519,33 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
 
     /* The recording pass, block by block from the fixpoint's states. */
     fx.rec = true;
+    struct ravel__lint_lockset dgen;
+    memset(&dgen, 0, sizeof dgen);
     for (uint32_t b = 0; b < nb; b++) {
         if (!in[b].reached)
             continue;
         st_copy(&cur, &in[b]);
         for (uint32_t e = 0; e < b0[b].nevents; e++)
             transfer(&fx, &cur, b0[b].first_event + e);
+        if (fn->dispatch && b > 0 && b + 1 < nb)
+            ls_union_must(&dgen, &cur.held);
         bool returns = b0[b].nsucc == 0 && b0[b].nevents > 0 &&
                        p->events[b0[b].first_event + b0[b].nevents - 1].kind == RAVEL__EV_RET;
         if (returns)
-            st_merge(&exit, &cur);
+            st_merge(p, &exit, &cur);
     }
 
     /* The summary. */
     if (exit.reached) {
         sum->gen = exit.held;
+        /* A call through a pointer that may reach several functions holds
+         * afterwards the locks any one of them takes. Unsound on purpose:
+         * a table of lock methods holds a real implementation and a
+         * do-nothing one (SQLite's pthreadMutexEnter, noopMutexEnter), and
+         * a program configures the do-nothing one only when it runs no
+         * threads; intersecting would see no lock in such a program. */
+        if (fn->dispatch)
+            ls_union_must(&sum->gen, &dgen);
         ls_keep_iface(p, &sum->gen);
         sum->kill = exit.released;
         ls_keep_iface(p, &sum->kill);

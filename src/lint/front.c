@@ -22,7 +22,11 @@
  * An indirect call through a table of function pointers in a global's
  * initializer (SQLite's aSyscall[], a vtable-like struct of defaults) is
  * resolved to the function the initializer names: that is the target
- * unless the program overwrites the table at run time.
+ * unless the program overwrites the table at run time. Every other flow
+ * of a function pointer - stored into a struct field or a global, passed
+ * as an argument, returned, named in an initializer - is recorded as a
+ * fact (ir.h: struct ravel__lint_fpflow) for points.c, which solves them
+ * over the whole program once every unit is read.
  */
 #include "front.h"
 
@@ -158,6 +162,7 @@ struct tr {
     struct pmap callev; /* this function's calls and loads -> event */
     struct fnames fieldnames; /* (struct type, field) -> its name */
     uint32_t fid;       /* function being translated */
+    uint32_t fsym;      /* its symbol */
     uint32_t nextid;    /* ids of its locals and opaque values */
     /* Last debug file seen, to avoid re-interning per instruction. */
     const char *last_dir, *last_name;
@@ -219,6 +224,9 @@ static uint32_t sym_of(struct tr *t, LLVMValueRef g, enum ravel__lint_sym_kind k
             t->prog->syms[s].flags |= RAVEL__SYMF_TLS;
         if (LLVMIsGlobalConstant(g))
             t->prog->syms[s].flags |= RAVEL__SYMF_CONST;
+        LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+        if (init && !LLVMIsNull(init))
+            t->prog->syms[s].flags |= RAVEL__SYMF_INIT;
     }
     return s;
 }
@@ -601,6 +609,230 @@ static uint32_t val_of(struct tr *t, LLVMValueRef v, int depth)
     return r;
 }
 
+
+/* ---- function-pointer facts ------------------------------------------------------ */
+
+static bool is_fnptr_type(LLVMTypeRef ty)
+{
+    return LLVMGetTypeKind(ty) == LLVMPointerTypeKind &&
+           LLVMGetTypeKind(LLVMGetElementType(ty)) == LLVMFunctionTypeKind;
+}
+
+static uint32_t cell(struct tr *t, const char *f, ...) RAVEL__PRINTF(2, 3);
+static uint32_t cell(struct tr *t, const char *f, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    if (n < 0)
+        return NONE;
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    return ravel__lint_str(t->prog, buf, (size_t)n);
+}
+
+/* A struct type's name without clang's ".N" suffixes, so one C type has
+ * one name in every unit; false for literal (unnamed) structs. */
+static bool struct_name(LLVMTypeRef sty, char *buf, size_t len)
+{
+    const char *n = LLVMGetStructName(sty);
+    if (!n || !*n)
+        return false;
+    snprintf(buf, len, "%s", n);
+    for (;;) {
+        char *dot = strrchr(buf, '.');
+        if (!dot || !dot[1] || dot == buf)
+            break;
+        bool digits = true;
+        for (const char *c = dot + 1; *c; c++)
+            digits &= *c >= '0' && *c <= '9';
+        if (!digits)
+            break;
+        *dot = 0;
+    }
+    return true;
+}
+
+/* The last struct field a getelementptr selects, array steps after it
+ * included (`s.fns[i]` is in field fns). */
+static bool gep_struct_field(LLVMValueRef g, LLVMTypeRef *sty, unsigned *field)
+{
+    LLVMTypeRef ty = LLVMGetGEPSourceElementType(g);
+    unsigned n = (unsigned)LLVMGetNumOperands(g);
+    bool found = false;
+    for (unsigned i = 2; i < n; i++) {
+        LLVMValueRef ix = LLVMGetOperand(g, i);
+        LLVMTypeKind k = LLVMGetTypeKind(ty);
+        if (k == LLVMStructTypeKind) {
+            if (!LLVMIsAConstantInt(ix))
+                return false;
+            *sty = ty;
+            *field = (unsigned)LLVMConstIntGetZExtValue(ix);
+            found = true;
+            ty = LLVMStructGetTypeAtIndex(ty, *field);
+        } else if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+            ty = LLVMGetElementType(ty);
+        } else {
+            break;
+        }
+    }
+    return found;
+}
+
+static uint32_t field_cell(struct tr *t, LLVMTypeRef sty, unsigned field)
+{
+    char name[400];
+    if (!struct_name(sty, name, sizeof name))
+        return NONE;
+    return cell(t, "f:%s#%u", name, field);
+}
+
+static uint32_t global_cell(struct tr *t, LLVMValueRef g)
+{
+    return cell(t, "g:%u", sym_of(t, g, RAVEL__SYM_GLOBAL));
+}
+
+/* The cell a pointer-typed location at address `ptr` belongs to. */
+static uint32_t cell_of_addr(struct tr *t, LLVMValueRef ptr)
+{
+    LLVMValueRef base = strip_casts(ptr);
+    bool gep = LLVMIsAGetElementPtrInst(base) ||
+               (LLVMIsAConstantExpr(base) && LLVMGetConstOpcode(base) == LLVMGetElementPtr);
+    if (gep) {
+        LLVMTypeRef sty;
+        unsigned field;
+        if (gep_struct_field(base, &sty, &field)) {
+            uint32_t c = field_cell(t, sty, field);
+            if (c != NONE)
+                return c;
+        }
+        LLVMValueRef b0 = strip_casts(LLVMGetOperand(base, 0));
+        if (LLVMIsAGlobalVariable(b0) && !LLVMIsThreadLocal(b0))
+            return global_cell(t, b0);
+    } else if (LLVMIsAGlobalVariable(base)) {
+        return global_cell(t, base);
+    } else if (LLVMIsAAllocaInst(base)) {
+        return cell(t, "a:%u:%p", t->fid, (void *)base);
+    }
+    LLVMTypeRef ty = LLVMTypeOf(ptr);
+    if (LLVMGetTypeKind(ty) != LLVMPointerTypeKind)
+        return NONE;
+    char *s = LLVMPrintTypeToString(LLVMGetElementType(ty));
+    uint32_t c = cell(t, "t:%s", s);
+    LLVMDisposeMessage(s);
+    return c;
+}
+
+static uint32_t param_index(LLVMValueRef a)
+{
+    LLVMValueRef fn = LLVMGetParamParent(a);
+    unsigned n = LLVMCountParams(fn);
+    for (unsigned i = 0; i < n; i++)
+        if (LLVMGetParam(fn, i) == a)
+            return i;
+    return NONE;
+}
+
+/* Where value v (a function pointer) may come from: functions and cells,
+ * appended to out (at most cap). Follows casts, phis and selects. */
+static void fp_from(struct tr *t, LLVMValueRef v, int depth, uint32_t *out, uint32_t *n,
+                    uint32_t cap)
+{
+    v = strip_casts(v);
+    if (!v || depth > 4 || *n >= cap)
+        return;
+    uint32_t c = NONE;
+    if (LLVMIsAFunction(v)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(v, &len);
+        if (len > 5 && !memcmp(name, "llvm.", 5))
+            return;
+        c = sym_of(t, v, RAVEL__SYM_FUNC) | RAVEL__LINT_FP_FUNC;
+    } else if (LLVMIsAArgument(v)) {
+        uint32_t i = param_index(v);
+        if (i != NONE)
+            c = cell(t, "p:%u#%u", t->fsym, i);
+    } else if (LLVMIsALoadInst(v)) {
+        c = cell_of_addr(t, LLVMGetOperand(v, 0));
+    } else if (LLVMIsACallInst(v)) {
+        LLVMValueRef callee = strip_casts(LLVMGetCalledValue(v));
+        if (callee && LLVMIsAFunction(callee))
+            c = cell(t, "r:%u", sym_of(t, callee, RAVEL__SYM_FUNC));
+    } else if (LLVMIsAPHINode(v)) {
+        unsigned k = LLVMCountIncoming(v);
+        for (unsigned i = 0; i < k; i++)
+            if (LLVMGetIncomingValue(v, i) != v)
+                fp_from(t, LLVMGetIncomingValue(v, i), depth + 1, out, n, cap);
+        return;
+    } else if (LLVMIsASelectInst(v)) {
+        fp_from(t, LLVMGetOperand(v, 1), depth + 1, out, n, cap);
+        fp_from(t, LLVMGetOperand(v, 2), depth + 1, out, n, cap);
+        return;
+    }
+    if (c != NONE)
+        out[(*n)++] = c;
+}
+
+/* Records that function pointer v flows into cell `to`. */
+static void fp_flow_into(struct tr *t, LLVMValueRef v, uint32_t to)
+{
+    uint32_t from[16], n = 0;
+    if (to == NONE)
+        return;
+    fp_from(t, v, 0, from, &n, 16);
+    for (uint32_t i = 0; i < n; i++)
+        if (from[i] != to)
+            ravel__lint_fp_flow(t->prog, from[i], to);
+}
+
+static bool fp_value(LLVMValueRef v)
+{
+    return is_fnptr_type(LLVMTypeOf(v)) || LLVMIsAFunction(strip_casts(v));
+}
+
+/* Function pointers named in a global's initializer, into the cells of
+ * the fields (or the global) that hold them. */
+static void fp_init(struct tr *t, LLVMValueRef c, uint32_t into, int depth)
+{
+    c = strip_casts(c);
+    if (!c || depth > 8)
+        return;
+    if (LLVMIsAFunction(c)) {
+        if (into != NONE)
+            fp_flow_into(t, c, into);
+    } else if (LLVMIsAConstantStruct(c)) {
+        LLVMTypeRef sty = LLVMTypeOf(c);
+        int n = LLVMGetNumOperands(c);
+        for (int i = 0; i < n; i++) {
+            LLVMValueRef op = LLVMGetOperand(c, (unsigned)i);
+            if (LLVMIsAFunction(strip_casts(op)) || LLVMIsAConstantStruct(op) ||
+                LLVMIsAConstantArray(op))
+                fp_init(t, op, field_cell(t, sty, (unsigned)i), depth + 1);
+        }
+    } else if (LLVMIsAConstantArray(c)) {
+        int n = LLVMGetNumOperands(c);
+        for (int i = 0; i < n; i++)
+            fp_init(t, LLVMGetOperand(c, (unsigned)i), into, depth + 1);
+    }
+}
+
+static void fp_globals(struct tr *t)
+{
+    for (LLVMValueRef g = LLVMGetFirstGlobal(t->mod); g; g = LLVMGetNextGlobal(g)) {
+        if (LLVMIsDeclaration(g) || LLVMIsThreadLocal(g))
+            continue;
+        LLVMValueRef init = LLVMGetInitializer(g);
+        if (!init || LLVMIsNull(init))
+            continue;
+        LLVMValueRef s = strip_casts(init);
+        if (!(LLVMIsAFunction(s) || LLVMIsAConstantStruct(s) || LLVMIsAConstantArray(s)))
+            continue;
+        fp_init(t, init, global_cell(t, g), 0);
+    }
+}
+
 /* The function an indirect call surely reaches through a global's
  * initializer, or NULL. */
 static LLVMValueRef resolve_table_call(LLVMValueRef callee)
@@ -691,11 +923,38 @@ static void translate_call(struct tr *t, LLVMValueRef inst)
     uint32_t ev = ravel__lint_add_event(p, RAVEL__EV_CALL, sym, args, nargs, file, line,
                                         col, 0);
     *pmap_slot(&t->callev, inst, true) = ev;
+    /* Function pointers: what an indirect call may reach, what flows into
+     * a callee's parameters, which start routine a create is given. */
+    if (sym == NONE && callee) {
+        uint32_t from[16], n = 0;
+        fp_from(t, callee, 0, from, &n, 16);
+        for (uint32_t i = 0; i < n; i++)
+            ravel__lint_fp_use(p, ev, NONE, from[i]);
+    } else if (sym != NONE) {
+        for (unsigned i = 0; i < nargs; i++)
+            if (fp_value(LLVMGetOperand(inst, i)))
+                fp_flow_into(t, LLVMGetOperand(inst, i), cell(t, "p:%u#%u", sym, i));
+        for (const struct ravel__lint_spec *s = ravel__lint_specs_find(t->specs,
+                                                                       p->syms[sym].name);
+             s; s = s->next == NONE ? NULL : &t->specs->v[s->next]) {
+            if (s->role != RAVEL__ROLE_CREATE || s->nres < 2 || s->res[1] >= nargs)
+                continue;
+            LLVMValueRef fn = strip_casts(LLVMGetOperand(inst, s->res[1]));
+            if (!fn || LLVMIsAFunction(fn) || LLVMIsAArgument(fn))
+                continue; /* known here, or resolved in each caller (flow.c) */
+            uint32_t from[16], n = 0;
+            fp_from(t, fn, 0, from, &n, 16);
+            for (uint32_t i = 0; i < n; i++)
+                ravel__lint_fp_use(p, ev, s->res[1], from[i]);
+        }
+    }
     /* The call's result: a fresh object from an allocator, else opaque. */
     uint32_t r = alloc ? ravel__lint_val1(p, ravel__lint_ap_root(p, RAVEL__AP_ALLOC,
                                                                  t->fid, ev))
                        : opaque(t, inst);
     *pmap_slot(&t->vals, inst, true) = r;
+    if (!alloc && sym != NONE && LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMPointerTypeKind)
+        ravel__lint_call_ret(p, ev, ravel__lint_val_primary(p, r));
 }
 
 static void translate_inst(struct tr *t, LLVMValueRef inst)
@@ -718,6 +977,8 @@ static void translate_inst(struct tr *t, LLVMValueRef inst)
         break;
     }
     case LLVMStore: {
+        if (fp_value(LLVMGetOperand(inst, 0)))
+            fp_flow_into(t, LLVMGetOperand(inst, 0), cell_of_addr(t, LLVMGetOperand(inst, 1)));
         uint32_t a[2] = {val_of(t, LLVMGetOperand(inst, 1), 0),
                          val_of(t, LLVMGetOperand(inst, 0), 0)};
         loc_of(t, inst, &file, &line, &col);
@@ -736,6 +997,8 @@ static void translate_inst(struct tr *t, LLVMValueRef inst)
     case LLVMRet: {
         loc_of(t, inst, &file, &line, &col);
         if (LLVMGetNumOperands(inst) > 0) {
+            if (fp_value(LLVMGetOperand(inst, 0)))
+                fp_flow_into(t, LLVMGetOperand(inst, 0), cell(t, "r:%u", t->fsym));
             uint32_t a = val_of(t, LLVMGetOperand(inst, 0), 0);
             ravel__lint_add_event(p, RAVEL__EV_RET, NONE, &a, 1, file, line, col, 0);
         } else {
@@ -783,6 +1046,21 @@ static uint32_t branch_on_call(struct tr *t, LLVMValueRef term, bool *ok0)
     if (pr != LLVMIntEQ && pr != LLVMIntNE)
         return NONE;
     LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+    if (LLVMIsAConstantPointerNull(a) || LLVMIsAConstantPointerNull(b)) {
+        /* `if (p)`: p is null along one edge. */
+        LLVMValueRef x = LLVMIsAConstantPointerNull(a) ? b : a;
+        LLVMValueRef xs = strip_casts(x);
+        uint32_t *slot = xs && LLVMIsALoadInst(xs) ? pmap_slot(&t->callev, xs, false) : NULL;
+        if (slot) { /* a pointer loaded and tested: the load's result, as below */
+            *ok0 = pr == LLVMIntEQ;
+            return *slot;
+        }
+        uint32_t ap = ravel__lint_val_primary(t->prog, val_of(t, x, 0));
+        if (ap == 0 || ap >= RAVEL__LINT_ON_NULL)
+            return NONE;
+        *ok0 = pr == LLVMIntEQ;
+        return ap | RAVEL__LINT_ON_NULL;
+    }
     if (LLVMIsAConstantInt(a)) {
         LLVMValueRef x = a;
         a = b;
@@ -830,6 +1108,7 @@ static void translate_function(struct tr *t, LLVMValueRef fn)
         t->func_file = ravel__lint_file(p, "<unknown>", "<unknown>");
     t->fid = ravel__lint_func_begin(p, sym, nparams, nb, t->func_file, t->func_line,
                                     t->tu);
+    t->fsym = sym;
     for (unsigned i = 0; i < nparams; i++) {
         LLVMValueRef a = LLVMGetParam(fn, i);
         *pmap_slot(&t->vals, a, true) =
@@ -906,6 +1185,7 @@ static int read_unit(struct ravel__lint_prog *prog, const struct ravel__lint_spe
     t.tu = tu;
     t.cwd = cwd;
     collect_field_names(&t);
+    fp_globals(&t);
     for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
         if (!LLVMIsDeclaration(f))
             translate_function(&t, f);

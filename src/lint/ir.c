@@ -81,6 +81,10 @@ void ravel__lint_prog_free(struct ravel__lint_prog *p)
     free(p->succs);
     free(p->succon);
     free(p->funcs);
+    free(p->fpflows);
+    free(p->fpuses);
+    free(p->callrets);
+    free(p->published);
     memset(p, 0, sizeof *p);
 }
 
@@ -637,6 +641,7 @@ uint32_t ravel__lint_func_begin(struct ravel__lint_prog *p, uint32_t sym,
     f->file = file;
     f->line = line;
     f->tu = tu;
+    f->dispatch = 0;
     if (tu != RAVEL__LINT_NONE && tu + 1 > p->ntus)
         p->ntus = tu + 1;
     p->cur_func = p->nfuncs;
@@ -714,6 +719,25 @@ void ravel__lint_func_end(struct ravel__lint_prog *p)
             RAVEL__CHECK(p->succs[bl->first_succ + s] < f->nblocks);
     }
     p->cur_func = RAVEL__LINT_NONE;
+}
+
+void ravel__lint_fp_flow(struct ravel__lint_prog *p, uint32_t from, uint32_t to)
+{
+    GROW(p->fpflows, p->nfpflows, p->capfpflows);
+    p->fpflows[p->nfpflows++] = (struct ravel__lint_fpflow){from, to};
+}
+
+void ravel__lint_fp_use(struct ravel__lint_prog *p, uint32_t ev, uint32_t argi,
+                        uint32_t from)
+{
+    GROW(p->fpuses, p->nfpuses, p->capfpuses);
+    p->fpuses[p->nfpuses++] = (struct ravel__lint_fpuse){ev, argi, from};
+}
+
+void ravel__lint_call_ret(struct ravel__lint_prog *p, uint32_t ev, uint32_t ap)
+{
+    GROW(p->callrets, p->ncallrets, p->capcallrets);
+    p->callrets[p->ncallrets++] = (struct ravel__lint_callret){ev, ap};
 }
 
 void ravel__lint_prog_link(struct ravel__lint_prog *p)

@@ -117,12 +117,39 @@ struct ravel__lint_func {
     uint32_t first_block, nblocks;
     uint32_t file, line;
     uint32_t tu;
+    uint8_t dispatch; /* made by points.c to stand for a call through a
+                         pointer that may reach several functions */
+};
+
+/*
+ * Where function pointers flow, written by the front end and solved by
+ * points.c. A *cell* is a place function pointers are kept, named by an
+ * interned string (ravel__lint_str): a struct field by type ("f:S#3",
+ * field-based: every object of type S shares it), a global variable or
+ * array ("g:..."), a function's parameter ("p:SYM#i") or result
+ * ("r:SYM"), memory of a pointer type reached otherwise ("t:TYPE"). A
+ * source is a cell's id, or a function symbol with RAVEL__LINT_FP_FUNC set.
+ */
+#define RAVEL__LINT_FP_FUNC 0x80000000u
+struct ravel__lint_fpflow {
+    uint32_t from; /* source */
+    uint32_t to;   /* cell */
+};
+/* A use: the callee of call event ev (argi NONE), or argument argi of it
+ * (a start routine given to pthread_create), may be what `from` holds. */
+struct ravel__lint_fpuse {
+    uint32_t ev, argi, from;
+};
+/* The opaque root path standing for call event ev's result. */
+struct ravel__lint_callret {
+    uint32_t ev, ap;
 };
 
 enum ravel__lint_sym_kind { RAVEL__SYM_FUNC, RAVEL__SYM_GLOBAL };
 
 #define RAVEL__SYMF_TLS 1u      /* _Thread_local / __thread */
 #define RAVEL__SYMF_CONST 2u    /* const-qualified: never written */
+#define RAVEL__SYMF_INIT 4u     /* has an initializer other than zeros */
 
 struct ravel__lint_sym {
     char *name;      /* as in the source (owned) */
@@ -184,6 +211,18 @@ struct ravel__lint_prog {
     uint32_t capsuccon;
     struct ravel__lint_func *funcs;
     uint32_t nfuncs, capfuncs;
+
+    struct ravel__lint_fpflow *fpflows;
+    uint32_t nfpflows, capfpflows;
+    struct ravel__lint_fpuse *fpuses;
+    uint32_t nfpuses, capfpuses;
+    struct ravel__lint_callret *callrets;
+    uint32_t ncallrets, capcallrets;
+    /* Per root path id (below npublished): a stack object or heap block
+     * that points.c found stored in a global pointer, so threads other
+     * than its creator reach it. */
+    uint8_t *published;
+    uint32_t npublished;
 
     uint32_t ntus;
     uint32_t cur_func; /* the function being built, or NONE */
@@ -301,6 +340,10 @@ void ravel__lint_add_succ(struct ravel__lint_prog *p, uint32_t block);
 /* The same, for an edge taken only when call event `ev` returned 0
  * (ok true) or nonzero (ok false). */
 #define RAVEL__LINT_ON_FAIL 0x80000000u
+/* With this bit, the edge fact names a path (below 2^30) instead of an
+ * event: that pointer is null along the edge (the "ok" edge) - `if (p)`
+ * around a lock call. */
+#define RAVEL__LINT_ON_NULL 0x40000000u
 void ravel__lint_add_succ_on(struct ravel__lint_prog *p, uint32_t block,
                              uint32_t ev, bool ok);
 void ravel__lint_func_end(struct ravel__lint_prog *p);
@@ -311,6 +354,20 @@ void ravel__lint_func_end(struct ravel__lint_prog *p);
  * define the same external name). Call after the last function is built.
  */
 void ravel__lint_prog_link(struct ravel__lint_prog *p);
+
+/* Records a function-pointer flow, a use, a call's result root (see
+ * struct ravel__lint_fpflow). Duplicates are allowed. */
+void ravel__lint_fp_flow(struct ravel__lint_prog *p, uint32_t from, uint32_t to);
+void ravel__lint_fp_use(struct ravel__lint_prog *p, uint32_t ev, uint32_t argi,
+                        uint32_t from);
+void ravel__lint_call_ret(struct ravel__lint_prog *p, uint32_t ev, uint32_t ap);
+
+/* True when the root of path ap was published (see prog.published). */
+static inline bool ravel__lint_ap_published(const struct ravel__lint_prog *p, uint32_t ap)
+{
+    uint32_t r = p->aps[ap].root;
+    return r < p->npublished && p->published[r];
+}
 
 /* Argument i of event e (a value id). */
 static inline uint32_t ravel__lint_ev_arg(const struct ravel__lint_prog *p,

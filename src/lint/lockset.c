@@ -345,7 +345,8 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                 continue;
             enum ravel__lint_ap_kind rk = ravel__lint_ap_rootkind(p, a->ap);
             /* The thread's own stack and heap blocks are its own. */
-            if (rk == RAVEL__AP_LOCAL || rk == RAVEL__AP_ALLOC || rk == RAVEL__AP_VALUE)
+            if ((rk == RAVEL__AP_LOCAL || rk == RAVEL__AP_ALLOC || rk == RAVEL__AP_VALUE) &&
+                !ravel__lint_ap_published(p, a->ap))
                 continue;
             struct racc r;
             memset(&r, 0, sizeof r);

@@ -14,6 +14,7 @@
 #include "front.h"
 #include "ir.h"
 #include "pairs.h"
+#include "points.h"
 #include "report.h"
 #include "source.h"
 
@@ -431,6 +432,8 @@ int main(int argc, char **argv)
     /* Analyses. */
     double t1 = ravel__now();
     ravel__lint_prog_link(&prog);
+    struct ravel__lint_points_stats pts;
+    ravel__lint_points(&prog, &pts);
     struct ravel__lint_findings findings = {0};
     struct ravel__lint_ctx cx;
     memset(&cx, 0, sizeof cx);
@@ -474,6 +477,12 @@ int main(int argc, char **argv)
                 findings.n, findings.n == 1 ? "" : "s", ncta, findings.n - ncta, fr.units,
                 fr.units == 1 ? "" : "s",
                 fr.nerrors ? "; some files could not be analysed" : "");
+    if (o.stats)
+        fprintf(stderr,
+                "ravel lint: stats: calls through pointers: %u resolved (%u to several "
+                "functions, %u dispatchers), %u unresolved; %u values rewritten to the "
+                "object they point to\n",
+                pts.resolved, pts.multi, pts.dispatchers, pts.unresolved, pts.rewritten);
     if (o.stats)
         fprintf(stderr,
                 "ravel lint: stats: compile %.3fs, read %.3fs, analyse %.3fs, total "
