@@ -533,6 +533,36 @@ static bool op_done(const void *ctx, uint32_t x)
     return s->bits[l >> 6] >> (l & 63) & 1;
 }
 
+/*
+ * Lookahead for doomed configurations: after a step that changed the
+ * state, asks the model about the next LOOKAHEAD required read-only
+ * operations called after the first return node (not yet callable, so
+ * phase A cannot see them). A model's doomed() speaks of every state
+ * reachable through the operations not yet done, whether or not `op` has
+ * been called, so a "yes" for any of them means no linearization
+ * extends this configuration.
+ */
+#ifndef LOOKAHEAD
+#define LOOKAHEAD 8
+#endif
+static bool future_doomed(struct search *s)
+{
+    uint32_t e = s->nxt[0];
+    while (e != END && s->is_call[e])
+        e = s->nxt[e];
+    uint32_t seen = 0;
+    for (; e != END && seen < LOOKAHEAD; e = s->nxt[e]) {
+        if (!s->is_call[e])
+            continue;
+        seen++;
+        uint32_t op = s->nop[e];
+        if (s->ro[op] && s->match[e] != END &&
+            s->m->doomed(s->self, s->state, s->gop[op], op_done, s))
+            return true;
+    }
+    return false;
+}
+
 /* Return time of a node's operation (never-returned ones sort last). */
 static uint64_t ret_time(const struct search *s, uint32_t node)
 {
@@ -721,6 +751,8 @@ static int search_run(struct search *s, struct global *g, uint64_t budget)
                 break;
             }
             si = 0;
+            if (moved && m->doomed && !s->plain && future_doomed(s))
+                goto back;
             if (moved) {
                 entry = s->nxt[0];
                 phase_b = false;

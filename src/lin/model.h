@@ -75,12 +75,14 @@ struct ravel__lin_model {
     bool (*read_only)(void *self, uint32_t op);
     /*
      * Optional: true only if `op` can be accepted in no state reachable
-     * from `state` by steps of the operations not yet done (an append-
+     * from `state` by steps of the operations not yet done that may
+     * still precede it (called no later than `op` returned) (an append-
      * only string that no longer is a prefix of what a get returned,
      * with no put left that could start it again). done(ctx, x) tells
      * whether operation x has already taken effect. The checker abandons
      * a configuration where a pending operation that must still take
-     * effect is doomed. "false" is always safe.
+     * effect is doomed, and asks about required operations not yet
+     * called as well (check.c, future_doomed). "false" is always safe.
      */
     bool (*doomed)(void *self, uint64_t state, uint32_t op,
                    bool (*done)(const void *ctx, uint32_t op),

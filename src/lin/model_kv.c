@@ -687,7 +687,7 @@ static bool kv_doomed(void *self, uint64_t state, uint32_t op,
         return false;
     if (m->resetters[op])
         for (const uint32_t *p = m->resetters[op]; *p != NONE; p++)
-            if (!done(ctx, *p))
+            if (!done(ctx, *p) && m->h->ops[*p].call <= o->ret)
                 return false;
     return true;
 }
