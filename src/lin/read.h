@@ -46,9 +46,10 @@ enum ravel__lin_format {
 int ravel__lin_read(const char *buf, size_t len, enum ravel__lin_format fmt,
                     struct ravel__lin_history *h, char *err, size_t errlen);
 
-/* The format a file seems to be in: '{' then ':' is EDN, '{' then '"' or
- * a top-level '[' of objects is JSON, anything else is log lines; an
- * empty file is LOG (an empty history in any format). */
+/* The format a file seems to be in, from its first forms after blanks
+ * and ; comments: ( or #, { then a keyword, [ then { then a keyword are
+ * EDN; { or [ otherwise JSON; anything else log lines; an empty file is
+ * LOG (an empty history in any format). */
 enum ravel__lin_format ravel__lin_detect(const char *buf, size_t len);
 
 /* "log", "edn", "json", "auto" <-> enum; parse returns -1 if unknown. */

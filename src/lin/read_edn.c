@@ -490,25 +490,32 @@ int ravel__lin_read_edn(const char *buf, size_t len,
 {
     struct ps ps = {buf, buf + len, 1, &h->vals, err, errlen, 0, false};
     skip_ws(&ps);
-    bool in_vector = false;
-    if (ps.p < ps.end && *ps.p == '[') {
-        in_vector = true;
+    /* Events one after another, or all inside one vector or list. */
+    char close = 0;
+    if (ps.p < ps.end && (*ps.p == '[' || *ps.p == '(')) {
+        close = *ps.p == '[' ? ']' : ')';
         ps.p++;
     }
+    bool in_vector = close != 0;
     for (;;) {
         skip_ws(&ps);
         if (ps.p >= ps.end) {
             if (in_vector)
-                return fail(&ps, "unterminated history vector (truncated "
-                                 "file?)"),
+                return fail(&ps, close == ']'
+                                     ? "unterminated history vector "
+                                       "(truncated file?)"
+                                     : "unterminated history list "
+                                       "(truncated file?)"),
                        -1;
             break;
         }
-        if (in_vector && *ps.p == ']') {
+        if (in_vector && *ps.p == close) {
             ps.p++;
             skip_ws(&ps);
             if (ps.p < ps.end)
-                return fail(&ps, "text after the history vector"), -1;
+                return fail(&ps, "text after the history vector or "
+                                 "list"),
+                       -1;
             break;
         }
         if (ps.p + 1 < ps.end && ps.p[0] == '#' && ps.p[1] == '_') {
@@ -517,7 +524,13 @@ int ravel__lin_read_edn(const char *buf, size_t len,
                 return -1;
             continue;
         }
-        if (*ps.p != '{')
+        if (*ps.p == '#' && ps.p + 1 < ps.end && ps.p[1] != '{') {
+            /* A tagged event (#jepsen.history.Op{...}): the tag goes. */
+            while (ps.p < ps.end && !delim(*ps.p))
+                ps.p++;
+            skip_ws(&ps);
+        }
+        if (ps.p >= ps.end || *ps.p != '{')
             return fail(&ps, "expected an event map {:process ... :type "
                              "...}"),
                    -1;

@@ -454,30 +454,50 @@ int ravel__lin_read_json(const char *buf, size_t len,
 
 /* ---- format detection and dispatch (shared by all readers) ------------- */
 
+/* Skips blanks, commas and ; comments (EDN's, to the end of the line). */
+static size_t skip_blank(const char *buf, size_t len, size_t i)
+{
+    while (i < len) {
+        char c = buf[i];
+        if (c == ';') {
+            while (i < len && buf[i] != '\n')
+                i++;
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\n' ||
+                   c == ',' || c == '\f' || c == '\v') {
+            i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+/*
+ * Looks at the first forms, not just the first character: Knossos's
+ * files open with ; comments and hold their events in ( ... ) or
+ * [ ... ]; a JSON array and an EDN vector both open with [. So: skip
+ * blanks and comments; ( or # is EDN; { then a keyword is EDN, { then a
+ * string JSON; [ then { decides by the map's first key the same way,
+ * [ then ] is an empty JSON array; anything else is log lines.
+ */
 enum ravel__lin_format ravel__lin_detect(const char *buf, size_t len)
 {
-    size_t i = 0;
-    while (i < len && strchr(" \t\r\n,", buf[i]) && buf[i])
-        i++;
+    size_t i = skip_blank(buf, len, 0);
     if (i >= len)
         return RAVEL__LIN_FMT_LOG;
     char c = buf[i];
-    if (c == '{' || c == '[') {
-        size_t k = i + 1;
-        while (k < len && buf[k] && strchr(" \t\r\n,", buf[k]))
-            k++;
-        if (k < len && buf[k] == ':')
-            return RAVEL__LIN_FMT_EDN;
-        if (c == '[' && k < len && buf[k] == '{') {
-            k++;
-            while (k < len && buf[k] && strchr(" \t\r\n,", buf[k]))
-                k++;
-            if (k < len && buf[k] == ':')
-                return RAVEL__LIN_FMT_EDN;
-        }
-        return RAVEL__LIN_FMT_JSON;
-    }
-    return RAVEL__LIN_FMT_LOG;
+    if (c == '(' || c == '#')
+        return RAVEL__LIN_FMT_EDN; /* a list, a tagged #...Op{...} event */
+    if (c != '{' && c != '[')
+        return RAVEL__LIN_FMT_LOG;
+    size_t k = skip_blank(buf, len, i + 1);
+    if (c == '[' && k < len && buf[k] == '{')
+        k = skip_blank(buf, len, k + 1);
+    else if (c == '[' && k < len && (buf[k] == '(' || buf[k] == '#'))
+        return RAVEL__LIN_FMT_EDN; /* a vector holding a list, #_ ... */
+    if (k < len && buf[k] == ':')
+        return RAVEL__LIN_FMT_EDN;
+    return RAVEL__LIN_FMT_JSON;
 }
 
 const char *ravel__lin_format_name(enum ravel__lin_format fmt)
