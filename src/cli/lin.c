@@ -378,16 +378,19 @@ int ravel__cmd_lin(int argc, char **argv)
                                s);
         }
     }
+    char names[400] = "";
+    for (int i = 0; ravel__lin_models[i]; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "",
+                 ravel__lin_models[i]->name);
+    }
     if (!model)
-        ravel__usage_error("lin", "--model NAME is required (models: "
-                                  "register, cas-register, kv, counter, set, "
-                                  "queue, stack, unordered-queue)");
+        ravel__usage_error("lin", "--model NAME is required (models: %s)",
+                           names);
     a.model = ravel__lin_model_find(model);
     if (!a.model)
-        ravel__usage_error("lin", "unknown model '%s' (models: register, "
-                                  "cas-register, kv, counter, set, queue, "
-                                  "stack, unordered-queue)",
-                           model);
+        ravel__usage_error("lin", "unknown model '%s' (models: %s)", model,
+                           names);
     if (nfiles == 0)
         ravel__usage_error("lin", "no history given (usage: ravel lin "
                                   "--model NAME [OPTIONS] HISTORY...)");

@@ -9,6 +9,10 @@
  *   queue          enqueue x, dequeue -> x (FIFO)       state: a vector
  *   stack          push x, pop -> x (LIFO)              state: a vector
  *   unordered-queue enqueue x, dequeue -> any element   state: a multiset
+ *   fifo-queue     Knossos's name for queue
+ *   mutex          acquire, release                     state: 0 or 1
+ *   multi-register txn [[:read k v] [:write k v] ...]   state: [k v ...]
+ *   noop           anything                             state: none
  *
  * Every state here is a value id in the history's own value table (the
  * counter's is the integer itself): a register holds the value, a queue
@@ -710,6 +714,310 @@ static int container_step(void *self, uint64_t state, uint32_t op,
     return count;
 }
 
+/* ---- mutex ----------------------------------------------------------------- */
+
+/*
+ * Knossos's mutex: acquire takes a free lock, release frees a held one;
+ * either on a lock in the other state is impossible. Outputs are not
+ * looked at (Jepsen's :ok echoes the input). The state is 0 (free) or
+ * 1 (held); --init true starts it held.
+ */
+enum { MX_ACQUIRE = 1, MX_RELEASE };
+static const char *const mutex_names[] = {"acquire", "release", NULL};
+
+static int mutex_open(void **self, struct ravel__lin_history *h,
+                      const struct ravel__lin_params *p, char *err,
+                      size_t errlen)
+{
+    struct base *m;
+    if (base_open(&m, sizeof *m, h, "mutex", mutex_names, err, errlen) != 0)
+        return -1;
+    if (init_value(m, p, RAVEL__LIN_V_FALSE, err, errlen) != 0 ||
+        (m->init != RAVEL__LIN_V_FALSE && m->init != RAVEL__LIN_V_TRUE &&
+         m->init != RAVEL__LIN_V_NIL)) {
+        if (m->init != RAVEL__LIN_V_FALSE && m->init != RAVEL__LIN_V_TRUE &&
+            m->init != RAVEL__LIN_V_NIL)
+            snprintf(err, errlen, "--init: the mutex model starts free "
+                                  "(false) or held (true)");
+        base_close(m);
+        return -1;
+    }
+    m->init = m->init == RAVEL__LIN_V_TRUE;
+    *self = m;
+    return 0;
+}
+
+static int mutex_step(void *self, uint64_t state, uint32_t op,
+                      struct ravel__lin_next *next)
+{
+    struct base *m = self;
+    bool acquire = m->code[op] == MX_ACQUIRE;
+    if (state == (acquire ? 1u : 0u))
+        return 0; /* already held / not held */
+    return ravel__lin_next_add(next, acquire ? 1 : 0) ? -1 : 1;
+}
+
+static void mutex_describe(void *self, uint64_t state,
+                           struct ravel__strbuf *sb)
+{
+    RAVEL__UNUSED(self);
+    ravel__sb_add(sb, state ? "held" : "free");
+}
+
+/* ---- multi-register ---------------------------------------------------------- */
+
+/*
+ * Knossos's multi-register: registers named by keys, changed only by
+ * transactions. The one operation is :txn, whose value is a sequence of
+ * micro-operations [:read k v] and [:write k v] (Jepsen's newer [:r k v]
+ * and [:w k v] too) applied in order, each read seeing the writes before
+ * it; a read of nil is always possible (its value was not recorded), a
+ * read of v needs register k to hold v (unset registers hold nil).
+ * The micro-operations come from the completion when it is known (the
+ * invocation does not know what its reads will return) and from the
+ * invocation otherwise.
+ *
+ * A state is the vector [k1 v1 k2 v2 ...] of the registers that are
+ * set, sorted by key id, interned so equal states are one id. --init
+ * takes a map, {:x 0 :y 0}.
+ */
+enum { TX_TXN = 1 };
+static const char *const txn_names[] = {"txn", NULL};
+
+/* Is v a micro-operation? Sets *write. */
+static bool micro_op(struct base *m, uint32_t v, bool *write)
+{
+    const struct ravel__lin_vent *e = V(m, v);
+    if (e->kind != RAVEL__LIN_VEC || e->len != 3)
+        return false;
+    uint32_t f = ravel__lin_vkids(&m->h->vals, v)[0];
+    if (V(m, f)->kind != RAVEL__LIN_KEYWORD)
+        return false;
+    const struct ravel__lin_values *vs = &m->h->vals;
+    *write = ravel__lin_vis_name(vs, f, "write") ||
+             ravel__lin_vis_name(vs, f, "w");
+    return *write || ravel__lin_vis_name(vs, f, "read") ||
+           ravel__lin_vis_name(vs, f, "r");
+}
+
+/* Sorts the pairs of a flattened [k v ...] vector by key id (insertion:
+ * states hold a handful of registers). */
+static void sort_pairs(uint32_t *kv, uint32_t npairs)
+{
+    for (uint32_t i = 1; i < npairs; i++) {
+        uint32_t k = kv[2 * i], v = kv[2 * i + 1], j = i;
+        while (j > 0 && kv[2 * (j - 1)] > k) {
+            kv[2 * j] = kv[2 * (j - 1)];
+            kv[2 * j + 1] = kv[2 * (j - 1) + 1];
+            j--;
+        }
+        kv[2 * j] = k;
+        kv[2 * j + 1] = v;
+    }
+}
+
+static int txn_open(void **self, struct ravel__lin_history *h,
+                    const struct ravel__lin_params *p, char *err,
+                    size_t errlen)
+{
+    struct base *m;
+    if (base_open(&m, sizeof *m, h, "multi-register", txn_names, err,
+                  errlen) != 0)
+        return -1;
+    for (uint32_t i = 0; i < h->nops; i++) {
+        const struct ravel__lin_op *o = &h->ops[i];
+        uint32_t t = o->out != RAVEL__LIN_V_NONE ? o->out : o->in;
+        const struct ravel__lin_vent *e = V(m, t);
+        bool ok = e->kind == RAVEL__LIN_VEC, ro = true, w;
+        for (uint32_t k = 0; ok && k < e->len; k++) {
+            ok = micro_op(m, ravel__lin_vkids(&h->vals, t)[k], &w);
+            ro = ro && !w;
+        }
+        if (!ok) {
+            base_close(m);
+            snprintf(err, errlen,
+                     "line %u: a multi-register :txn value is a vector of "
+                     "[:read k v] and [:write k v] micro-operations",
+                     o->ret_line && o->out != RAVEL__LIN_V_NONE
+                         ? o->ret_line
+                         : o->call_line);
+            return -1;
+        }
+        m->a[i] = t;
+        m->b[i] = ro;
+    }
+    uint32_t empty = make(m, RAVEL__LIN_VEC, NULL, 0);
+    if (empty == RAVEL__LIN_V_NONE ||
+        init_value(m, p, empty, err, errlen) != 0) {
+        if (empty == RAVEL__LIN_V_NONE)
+            snprintf(err, errlen, "out of memory");
+        base_close(m);
+        return -1;
+    }
+    if (m->init != empty) {
+        const struct ravel__lin_vent *e = V(m, (uint32_t)m->init);
+        if (e->kind != RAVEL__LIN_MAP) {
+            snprintf(err, errlen, "--init: the multi-register model starts "
+                                  "from a map of registers, {:x 0 :y 0}");
+            base_close(m);
+            return -1;
+        }
+        uint32_t n = e->len;
+        uint32_t *kv = malloc(((size_t)n + 1) * sizeof *kv);
+        if (!kv) {
+            snprintf(err, errlen, "out of memory");
+            base_close(m);
+            return -1;
+        }
+        memcpy(kv, ravel__lin_vkids(&h->vals, (uint32_t)m->init),
+               n * sizeof *kv);
+        /* Unset and nil are one state; a key given twice keeps its last
+         * value, as EDN readers do. */
+        uint32_t out = 0;
+        for (uint32_t i = 0; i < n; i += 2) {
+            uint32_t j = 0;
+            while (j < out && kv[j] != kv[i])
+                j += 2;
+            kv[j] = kv[i];
+            kv[j + 1] = kv[i + 1];
+            if (j == out)
+                out += 2;
+        }
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < out; i += 2)
+            if (kv[i + 1] != RAVEL__LIN_V_NIL) {
+                kv[w++] = kv[i];
+                kv[w++] = kv[i + 1];
+            }
+        sort_pairs(kv, w / 2);
+        m->init = make(m, RAVEL__LIN_VEC, kv, w);
+        free(kv);
+        if (m->init == RAVEL__LIN_V_NONE) {
+            snprintf(err, errlen, "out of memory");
+            base_close(m);
+            return -1;
+        }
+    }
+    *self = m;
+    return 0;
+}
+
+static int txn_step(void *self, uint64_t state, uint32_t op,
+                    struct ravel__lin_next *next)
+{
+    struct base *m = self;
+    uint32_t to;
+    if (tc_get(m, state, op, &to))
+        return to == RAVEL__LIN_V_NONE ? 0 : ravel__lin_next_add(next, to)
+                                                 ? -1
+                                                 : 1;
+    const struct ravel__lin_values *vs = &m->h->vals;
+    uint32_t t = m->a[op];
+    uint32_t nmicro = V(m, t)->len, ns = V(m, (uint32_t)state)->len;
+    /* Working copy: the state's pairs plus room for every write. */
+    uint32_t *kv = malloc(((size_t)ns + 2 * nmicro + 1) * sizeof *kv);
+    if (!kv)
+        return -1;
+    memcpy(kv, ravel__lin_vkids(vs, (uint32_t)state), ns * sizeof *kv);
+    uint32_t n = ns;
+    bool possible = true, wrote = false;
+    for (uint32_t i = 0; i < nmicro && possible; i++) {
+        const uint32_t *mo = ravel__lin_vkids(vs, ravel__lin_vkids(vs, t)[i]);
+        bool w = ravel__lin_vis_name(vs, mo[0], "write") ||
+                 ravel__lin_vis_name(vs, mo[0], "w");
+        uint32_t j = 0;
+        while (j < n && kv[j] != mo[1])
+            j += 2;
+        if (w) {
+            wrote = true;
+            if (j == n) {
+                kv[n++] = mo[1];
+                n++;
+            }
+            kv[j + 1] = mo[2];
+        } else if (mo[2] != RAVEL__LIN_V_NIL) {
+            possible = j < n && kv[j + 1] == mo[2];
+        }
+    }
+    to = RAVEL__LIN_V_NONE;
+    if (possible && !wrote) {
+        to = (uint32_t)state;
+    } else if (possible) {
+        /* Writes of nil unset the register: unset and nil read alike. */
+        uint32_t w = 0;
+        for (uint32_t j = 0; j < n; j += 2)
+            if (kv[j + 1] != RAVEL__LIN_V_NIL) {
+                kv[w++] = kv[j];
+                kv[w++] = kv[j + 1];
+            }
+        sort_pairs(kv, w / 2);
+        to = make(m, RAVEL__LIN_VEC, kv, w);
+        if (to == RAVEL__LIN_V_NONE) {
+            free(kv);
+            return -1;
+        }
+    }
+    free(kv);
+    tc_put(m, state, op, to);
+    if (to == RAVEL__LIN_V_NONE)
+        return 0;
+    return ravel__lin_next_add(next, to) ? -1 : 1;
+}
+
+/* Prints a state as the map it stands for, {:x 0, :y 2}. */
+static void txn_describe(void *self, uint64_t state, struct ravel__strbuf *sb)
+{
+    struct base *m = self;
+    const uint32_t *kv = ravel__lin_vkids(&m->h->vals, (uint32_t)state);
+    uint32_t n = V(m, (uint32_t)state)->len;
+    ravel__sb_addc(sb, '{');
+    for (uint32_t i = 0; i < n; i += 2) {
+        if (i)
+            ravel__sb_add(sb, ", ");
+        ravel__lin_vprint(&m->h->vals, kv[i], sb, 30);
+        ravel__sb_addc(sb, ' ');
+        ravel__lin_vprint(&m->h->vals, kv[i + 1], sb, 30);
+    }
+    ravel__sb_addc(sb, '}');
+}
+
+/* ---- noop ------------------------------------------------------------------- */
+
+/* Knossos's noop: every operation is possible in its one state (a
+ * baseline; only a malformed history fails it). */
+static int noop_open(void **self, struct ravel__lin_history *h,
+                     const struct ravel__lin_params *p, char *err,
+                     size_t errlen)
+{
+    RAVEL__UNUSED(p);
+    RAVEL__UNUSED(err);
+    RAVEL__UNUSED(errlen);
+    struct base *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    m->h = h;
+    *self = m;
+    return 0;
+}
+
+static int noop_step(void *self, uint64_t state, uint32_t op,
+                     struct ravel__lin_next *next)
+{
+    RAVEL__UNUSED(self);
+    RAVEL__UNUSED(op);
+    return ravel__lin_next_add(next, state) ? -1 : 1;
+}
+
+static void noop_describe(void *self, uint64_t state,
+                          struct ravel__strbuf *sb)
+{
+    RAVEL__UNUSED(self);
+    RAVEL__UNUSED(state);
+    ravel__sb_add(sb, "noop");
+}
+
 /* ---- which operations never change the state ----------------------------- */
 
 static bool reg_ro(void *self, uint32_t op)
@@ -737,6 +1045,18 @@ static bool container_ro(void *self, uint32_t op)
     const struct ravel__lin_op *o = &m->h->ops[op];
     return m->code[op] == Q_TAKE && o->out != RAVEL__LIN_V_NONE &&
            is_empty_marker(m, o->out);
+}
+
+static bool txn_ro(void *self, uint32_t op)
+{
+    return ((struct base *)self)->b[op] != 0;
+}
+
+static bool noop_ro(void *self, uint32_t op)
+{
+    RAVEL__UNUSED(self);
+    RAVEL__UNUSED(op);
+    return true;
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -772,9 +1092,29 @@ static const struct ravel__lin_model m_bag = {
     bag_open, base_close, base_init, container_step, NULL, NULL, NULL,
     base_describe, container_ro, NULL};
 
+static const struct ravel__lin_model m_fifo = {
+    "fifo-queue", "Knossos's name for queue",
+    queue_open, base_close, base_init, container_step, NULL, NULL, NULL,
+    base_describe, container_ro, NULL};
+static const struct ravel__lin_model m_mutex = {
+    "mutex", "a lock (acquire, release)",
+    mutex_open, base_close, base_init, mutex_step, NULL, NULL, NULL,
+    mutex_describe, NULL, NULL};
+static const struct ravel__lin_model m_txn = {
+    "multi-register",
+    "registers by key, read and written in transactions (txn "
+    "[[:read k v] [:write k v] ...])",
+    txn_open, base_close, base_init, txn_step, NULL, NULL, NULL,
+    txn_describe, txn_ro, NULL};
+static const struct ravel__lin_model m_noop = {
+    "noop", "accepts every operation (a baseline)",
+    noop_open, base_close, base_init, noop_step, NULL, NULL, NULL,
+    noop_describe, noop_ro, NULL};
+
 const struct ravel__lin_model *const ravel__lin_models[] = {
-    &m_register, &m_cas,   &ravel__lin_model_kv,  &m_counter,
-    &m_set,      &m_queue, &m_stack, &m_bag, NULL};
+    &m_register, &m_cas,  &ravel__lin_model_kv, &m_counter, &m_set,
+    &m_queue,    &m_fifo, &m_stack, &m_bag, &m_mutex, &m_txn, &m_noop,
+    NULL};
 
 const struct ravel__lin_model *ravel__lin_model_find(const char *name)
 {
