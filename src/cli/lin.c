@@ -54,7 +54,8 @@ void ravel__help_lin(void)
         "          :fail of a cas means it did not apply; :fail with\n"
         "          :timed-out means the output is unknown; :info means the\n"
         "          operation never returned.\n"
-        "    edn   Jepsen history maps, one per line or in one vector:\n"
+        "    edn   Jepsen history maps, one per line or in one vector or\n"
+        "          list, ; comments allowed; maps may span lines:\n"
         "              {:process 0, :type :invoke, :f :read, :value nil}\n"
         "          Knossos's conventions: :fail did not happen, :info may\n"
         "          or may not have happened, an :ok :value of nil is an\n"
@@ -62,8 +63,10 @@ void ravel__help_lin(void)
         "    json  {\"ops\": [{\"process\": 0, \"f\": \"write\", \"value\": 1,\n"
         "          \"output\": ..., \"call\": 0, \"return\": 3}, ...]}; no\n"
         "          \"return\": never returned; no \"output\": unknown.\n"
-        "    The format is recognised from the first character; --format\n"
-        "    forces one. A HISTORY of - is read from standard input.\n"
+        "    The format is recognised from the first forms (after blanks\n"
+        "    and ; comments); --format forces one. Event order is real-time\n"
+        "    order, as in Knossos (:time is not used to reorder). A HISTORY\n"
+        "    of - is read from standard input.\n"
         "\n"
         "MODELS\n",
         stdout);
@@ -90,6 +93,11 @@ void ravel__help_lin(void)
         "        Memory for remembered configurations, per history (default\n"
         "        1024). When full the search continues without remembering\n"
         "        more: slower, never wrong.\n"
+        "  --independent\n"
+        "        A Jepsen independent history: every value is a [key value]\n"
+        "        tuple. Each key is checked on its own with the model and\n"
+        "        gets its verdict; the history is linearizable when every\n"
+        "        key is.\n"
         "  --no-partition\n"
         "        Check a keyed model's operations all together instead of\n"
         "        key by key (for comparison; much slower).\n"
@@ -130,7 +138,7 @@ struct lin_args {
     struct ravel__lin_params params;
     struct ravel__lin_options opts;
     enum ravel__lin_format format;
-    bool json, quiet;
+    bool json, quiet, independent;
     const char *html;
 };
 
@@ -155,6 +163,60 @@ static void file_error(const char *path, const char *msg,
         ravel__json_str(js, msg);
         ravel__sb_addc(js, '}');
     }
+}
+
+/* Key order for printing per-key verdicts: integers by value, other
+ * keys by their printed form (value ids follow first appearance, which
+ * would list 10 before 2 for no visible reason). qsort has no context
+ * argument, hence the two statics (the command is single-threaded). */
+static const struct ravel__lin_values *key_vals;
+static const uint32_t *key_ids;
+static int cmp_keys(const void *pa, const void *pb)
+{
+    uint32_t a = key_ids[*(const uint32_t *)pa],
+             b = key_ids[*(const uint32_t *)pb];
+    const struct ravel__lin_vent *x = ravel__lin_vget(key_vals, a),
+                                 *y = ravel__lin_vget(key_vals, b);
+    if (x->kind == RAVEL__LIN_INT && y->kind == RAVEL__LIN_INT)
+        return x->i < y->i ? -1 : x->i > y->i;
+    struct ravel__strbuf sa = RAVEL__STRBUF_INIT, sb = RAVEL__STRBUF_INIT;
+    ravel__lin_vprint(key_vals, a, &sa, 0);
+    ravel__lin_vprint(key_vals, b, &sb, 0);
+    int c = strcmp(ravel__sb_str(&sa), ravel__sb_str(&sb));
+    ravel__sb_free(&sa);
+    ravel__sb_free(&sb);
+    return c;
+}
+
+/* Sorts the result's per-key arrays into key order. */
+static void sort_keys(const struct ravel__lin_history *h,
+                      struct ravel__lin_result *r)
+{
+    if (!r->keys || r->nparts < 2)
+        return;
+    uint32_t n = r->nparts;
+    uint32_t *idx = malloc(n * sizeof *idx), *k = malloc(n * sizeof *k),
+             *ops = malloc(n * sizeof *ops);
+    uint8_t *v = malloc(n);
+    if (idx && k && ops && v) {
+        for (uint32_t i = 0; i < n; i++)
+            idx[i] = i;
+        key_vals = &h->vals;
+        key_ids = r->keys;
+        qsort(idx, n, sizeof *idx, cmp_keys);
+        for (uint32_t i = 0; i < n; i++) {
+            k[i] = r->keys[idx[i]];
+            ops[i] = r->key_ops[idx[i]];
+            v[i] = r->key_verdict[idx[i]];
+        }
+        memcpy(r->keys, k, n * sizeof *k);
+        memcpy(r->key_ops, ops, n * sizeof *ops);
+        memcpy(r->key_verdict, v, n);
+    } /* else: printed in id order */
+    free(idx);
+    free(k);
+    free(ops);
+    free(v);
 }
 
 /* Checks one file; returns its exit status (0, 1 or 2) and appends its
@@ -183,6 +245,16 @@ static int check_file(const struct lin_args *a, const char *path,
         file_error(path, err, js);
         goto out;
     }
+    if (a->independent) {
+        enum ravel__lin_format f = a->format != RAVEL__LIN_FMT_AUTO
+                                       ? a->format
+                                       : ravel__lin_detect(buf, len);
+        if (ravel__lin_independent(&h, f == RAVEL__LIN_FMT_EDN, err,
+                                   sizeof err) != 0) {
+            file_error(path, err, js);
+            goto out;
+        }
+    }
     if (a->model->open(&self, &h, &a->params, err, sizeof err) != 0) {
         file_error(path, err, js);
         self = NULL;
@@ -197,6 +269,11 @@ static int check_file(const struct lin_args *a, const char *path,
     const char *verdict = r.verdict == RAVEL__LIN_OK     ? "linearizable"
                           : r.verdict == RAVEL__LIN_FAIL ? "NOT linearizable"
                                                          : "unknown";
+    if (a->independent)
+        sort_keys(&h, &r);
+    uint32_t kcount[3] = {0, 0, 0};
+    for (uint32_t k = 0; k < r.nparts && r.key_verdict; k++)
+        kcount[r.key_verdict[k] <= 2 ? r.key_verdict[k] : 2]++;
     status = r.verdict == RAVEL__LIN_OK     ? RAVEL__EXIT_CLEAN
              : r.verdict == RAVEL__LIN_FAIL ? RAVEL__EXIT_BUG
                                             : RAVEL__EXIT_USAGE;
@@ -238,6 +315,21 @@ static int check_file(const struct lin_args *a, const char *path,
         ravel__sb_printf(js, "%llu", (unsigned long long)r.memo_bytes);
         ravel__json_key(js, &first, "seconds");
         ravel__sb_printf(js, "%.6f", r.seconds);
+        if (a->independent) {
+            /* One verdict per key, as Jepsen's independent checker. */
+            static const char *const kv_names[] = {
+                "linearizable", "not linearizable", "unknown"};
+            ravel__json_key(js, &first, "keys");
+            ravel__sb_addc(js, '[');
+            for (uint32_t k = 0; k < r.nparts; k++) {
+                ravel__sb_add(js, k ? ",{\"key\":" : "{\"key\":");
+                ravel__lin_vjson(&h.vals, r.keys[k], js);
+                ravel__sb_add(js, ",\"verdict\":");
+                ravel__json_str(js, kv_names[r.key_verdict[k]]);
+                ravel__sb_printf(js, ",\"operations\":%u}", r.key_ops[k]);
+            }
+            ravel__sb_addc(js, ']');
+        }
         if (r.verdict == RAVEL__LIN_FAIL && r.part_ops) {
             ravel__json_key(js, &first, "explanation");
             ravel__lin_explain_json(&h, a->model, self, &r, js);
@@ -247,14 +339,33 @@ static int check_file(const struct lin_args *a, const char *path,
         ravel__sb_printf(out, "%s: %s (model %s, %u operations, %u "
                               "processes",
                          path, verdict, a->model->name, h.nops, h.nprocs);
-        if (r.nparts > 1)
+        if (a->independent) {
+            ravel__sb_printf(out, ", %u key%s: %u linearizable, %u not",
+                             r.nparts, r.nparts == 1 ? "" : "s", kcount[0],
+                             kcount[1]);
+            if (kcount[2])
+                ravel__sb_printf(out, ", %u unknown", kcount[2]);
+        } else if (r.nparts > 1) {
             ravel__sb_printf(out, ", %u keys", r.nparts);
+        }
         if (h.nops == 0)
             ravel__sb_add(out, "; empty history");
         if (r.verdict == RAVEL__LIN_UNKNOWN)
             ravel__sb_printf(out, "; %s reached after %llu steps",
                              r.unknown_why, (unsigned long long)r.steps);
         ravel__sb_add(out, ")\n");
+        if (a->independent && !a->quiet)
+            for (uint32_t k = 0; k < r.nparts; k++) {
+                ravel__sb_add(out, "  key ");
+                ravel__lin_vprint(&h.vals, r.keys[k], out, 40);
+                ravel__sb_printf(out, ": %s (%u operations)\n",
+                                 r.key_verdict[k] == RAVEL__LIN_OK
+                                     ? "linearizable"
+                                 : r.key_verdict[k] == RAVEL__LIN_FAIL
+                                     ? "NOT linearizable"
+                                     : "unknown",
+                                 r.key_ops[k]);
+            }
         if (r.verdict == RAVEL__LIN_UNKNOWN && !a->quiet) {
             ravel__sb_printf(out, "  the search got least far ");
             if (r.unknown_key != RAVEL__LIN_V_NONE) {
@@ -364,6 +475,9 @@ int ravel__cmd_lin(int argc, char **argv)
             a.opts.max_memory = mb << 20;
         } else if (!strcmp(s, "--no-partition")) {
             a.opts.no_partition = true;
+        } else if (!strcmp(s, "--independent")) {
+            a.independent = true;
+            a.opts.by_key = a.opts.all_keys = true;
         } else if (!strcmp(s, "--no-prune")) {
             a.opts.no_prune = true;
         } else if (!strcmp(s, "--json")) {

@@ -892,7 +892,9 @@ int ravel__lin_check(const struct ravel__lin_history *h,
     struct global g = {0};
     g.memo_limit = o && o->max_memory ? o->max_memory
                                       : RAVEL__LIN_DEFAULT_MEMORY;
-    bool partition = m->partition && !(o && o->no_partition);
+    bool by_key = o && o->by_key;
+    bool partition = (m->partition || by_key) && !(o && o->no_partition);
+    bool all_keys = o && o->all_keys;
     bool want_explain = !(o && o->no_explain);
     uint32_t n = h->nops;
 
@@ -903,7 +905,10 @@ int ravel__lin_check(const struct ravel__lin_history *h,
         return -1;
     }
     for (uint32_t i = 0; i < n; i++)
-        ko[i] = (struct keyop){partition ? m->partition(self, i) : 0, i};
+        ko[i] = (struct keyop){!partition ? 0
+                               : by_key   ? h->ops[i].key
+                                          : m->partition(self, i),
+                               i};
     if (partition)
         qsort(ko, n, sizeof *ko, cmp_keyop);
     uint32_t nparts = 0;
@@ -950,13 +955,21 @@ int ravel__lin_check(const struct ravel__lin_history *h,
         goto out;
     }
     r->nparts = nparts;
+    r->keys = calloc((size_t)nparts + 1, sizeof *r->keys);
+    r->key_verdict = calloc((size_t)nparts + 1, 1);
+    r->key_ops = calloc((size_t)nparts + 1, sizeof *r->key_ops);
+    if (!r->keys || !r->key_verdict || !r->key_ops) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto out;
+    }
     r->verdict = RAVEL__LIN_OK;
     double deadline = o && o->timeout > 0 ? t0 + o->timeout : 0;
     uint64_t budget = FIRST_BUDGET;
     uint32_t live = nparts;
     int failed = -1;
-    while (live > 0 && failed < 0) {
-        for (uint32_t p = 0; p < nparts && failed < 0; p++) {
+    while (live > 0 && (failed < 0 || all_keys)) {
+        for (uint32_t p = 0; p < nparts && (failed < 0 || all_keys); p++) {
             struct search *s = &ss[p];
             if (s->done)
                 continue;
@@ -983,13 +996,15 @@ int ravel__lin_check(const struct ravel__lin_history *h,
                     goto finished;
                 }
             }
-            if (s->done == 2)
+            if (s->done == 2 && failed < 0)
                 failed = (int)p;
-            else if (s->done)
+            if (s->done)
                 live--;
         }
         budget *= 2;
     }
+finished:
+    /* A failure found is certain, even when a budget stopped the rest. */
     if (failed >= 0) {
         r->verdict = RAVEL__LIN_FAIL;
         r->part_key = keys[failed];
@@ -999,7 +1014,13 @@ int ravel__lin_check(const struct ravel__lin_history *h,
             goto out;
         }
     }
-finished:
+    for (uint32_t p = 0; p < nparts; p++) {
+        r->keys[p] = keys[p];
+        r->key_ops[p] = ss[p].n;
+        r->key_verdict[p] = ss[p].done == 1   ? RAVEL__LIN_OK
+                            : ss[p].done == 2 ? RAVEL__LIN_FAIL
+                                              : RAVEL__LIN_UNKNOWN;
+    }
     if (r->verdict == RAVEL__LIN_UNKNOWN) {
         /* Say how far the search got where it got least far. */
         r->unknown_key = RAVEL__LIN_V_NONE;
@@ -1042,5 +1063,10 @@ void ravel__lin_result_free(struct ravel__lin_result *r)
     r->part_ops = r->prefix = r->stuck = NULL;
     r->prefix_states = NULL;
     r->stuck_kind = NULL;
+    free(r->keys);
+    free(r->key_verdict);
+    free(r->key_ops);
+    r->keys = r->key_ops = NULL;
+    r->key_verdict = NULL;
     r->npart_ops = r->nprefix = r->nstuck = 0;
 }

@@ -59,6 +59,10 @@ struct ravel__lin_options {
                              or doomed pruning, candidates in call order
                              (for comparison in bench/) */
     bool no_explain;      /* skip computing the explanation */
+    bool by_key;          /* partition by the operations' own keys (Jepsen
+                             independent histories), for any model */
+    bool all_keys;        /* decide every partition, not just the first
+                             that fails (one verdict per key) */
 };
 
 /* Why an operation cannot come next after the longest prefix. */
@@ -78,6 +82,13 @@ struct ravel__lin_result {
     uint64_t memo_bytes;     /* peak memo memory */
     bool memo_full;          /* the memory limit was reached */
     uint32_t nparts;         /* partitions checked */
+    /* Per partition, in key order (owned): its key (V_NONE when not
+     * partitioned), verdict and number of operations. A partition left
+     * unfinished by a budget is UNKNOWN; without all_keys the ones not
+     * needed after a failure are UNKNOWN too. */
+    uint32_t *keys;
+    uint8_t *key_verdict;
+    uint32_t *key_ops;
     double seconds;          /* search time */
 
     /* Explanation, for FAIL (owned; freed by ravel__lin_result_free). */

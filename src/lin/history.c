@@ -314,6 +314,47 @@ int ravel__lin_finish(struct ravel__lin_history *h, char *err, size_t errlen)
     return 0;
 }
 
+int ravel__lin_independent(struct ravel__lin_history *h, bool nil_unknown,
+                           char *err, size_t errlen)
+{
+    const struct ravel__lin_values *vs = &h->vals;
+    for (uint32_t i = 0; i < h->nops; i++) {
+        struct ravel__lin_op *o = &h->ops[i];
+        const struct ravel__lin_vent *e = ravel__lin_vget(vs, o->in);
+        if (o->key != RAVEL__LIN_V_NONE) {
+            snprintf(err, errlen, "line %u: an independent history keeps "
+                                  "the key in the [key value] tuple, not "
+                                  "in :key",
+                     o->call_line);
+            return -1;
+        }
+        if (e->kind != RAVEL__LIN_VEC || e->len != 2) {
+            snprintf(err, errlen, "line %u: an independent history's "
+                                  "values are [key value] tuples",
+                     o->call_line);
+            return -1;
+        }
+        o->key = ravel__lin_vkids(vs, o->in)[0];
+        o->in = ravel__lin_vkids(vs, o->in)[1];
+        if (o->out == RAVEL__LIN_V_NONE || o->out == RAVEL__LIN_V_TRUE ||
+            o->out == RAVEL__LIN_V_FALSE)
+            continue;
+        e = ravel__lin_vget(vs, o->out);
+        if (e->kind != RAVEL__LIN_VEC || e->len != 2 ||
+            ravel__lin_vkids(vs, o->out)[0] != o->key) {
+            snprintf(err, errlen, "line %u: the completion's value is not "
+                                  "a [key value] tuple of the invocation's "
+                                  "key",
+                     o->ret_line ? o->ret_line : o->call_line);
+            return -1;
+        }
+        o->out = ravel__lin_vkids(vs, o->out)[1];
+        if (nil_unknown && o->out == RAVEL__LIN_V_NIL)
+            o->out = RAVEL__LIN_V_NONE;
+    }
+    return 0;
+}
+
 void ravel__lin_describe_op(const struct ravel__lin_history *h, uint32_t op,
                             struct ravel__strbuf *sb)
 {

@@ -106,6 +106,17 @@ int ravel__lin_add_op(struct ravel__lin_history *h, uint32_t proc, uint32_t f,
  */
 int ravel__lin_finish(struct ravel__lin_history *h, char *err, size_t errlen);
 
+/*
+ * Unwraps a Jepsen `independent` history: every operation's input is a
+ * [key value] tuple, which becomes its key and input; a known output must
+ * be a tuple of the same key (its value becomes the output; with
+ * nil_unknown, EDN's convention, a nil there is an unknown output) or a
+ * bare true/false (how the log format records a failed cas). Returns 0,
+ * or -1 with "line N: ..." naming the first operation that does not fit.
+ */
+int ravel__lin_independent(struct ravel__lin_history *h, bool nil_unknown,
+                           char *err, size_t errlen);
+
 /* Index of process `proc` (a value id), adding it if new; -1 when out of
  * memory. */
 int ravel__lin_proc_index(struct ravel__lin_history *h, uint32_t proc);

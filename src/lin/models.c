@@ -1102,8 +1102,7 @@ static const struct ravel__lin_model m_mutex = {
     mutex_describe, NULL, NULL};
 static const struct ravel__lin_model m_txn = {
     "multi-register",
-    "registers by key, read and written in transactions (txn "
-    "[[:read k v] [:write k v] ...])",
+    "registers by key in transactions (txn [[:read k v] [:write k v]])",
     txn_open, base_close, base_init, txn_step, NULL, NULL, NULL,
     txn_describe, txn_ro, NULL};
 static const struct ravel__lin_model m_noop = {

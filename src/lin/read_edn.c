@@ -492,6 +492,7 @@ int ravel__lin_read_edn(const char *buf, size_t len,
     skip_ws(&ps);
     /* Events one after another, or all inside one vector or list. */
     char close = 0;
+    uint32_t open_line = ps.line;
     if (ps.p < ps.end && (*ps.p == '[' || *ps.p == '(')) {
         close = *ps.p == '[' ? ']' : ')';
         ps.p++;
@@ -500,6 +501,7 @@ int ravel__lin_read_edn(const char *buf, size_t len,
     for (;;) {
         skip_ws(&ps);
         if (ps.p >= ps.end) {
+            ps.line = open_line; /* where the vector or list opened */
             if (in_vector)
                 return fail(&ps, close == ']'
                                      ? "unterminated history vector "
