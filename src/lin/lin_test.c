@@ -194,6 +194,44 @@ CHECK_TEST(edn_reader_follows_knossos)
     ravel__lin_history_free(&h);
 }
 
+/* The format comes from the first forms, not the first character. */
+static enum ravel__lin_format detect(const char *s)
+{
+    return ravel__lin_detect(s, strlen(s));
+}
+
+CHECK_TEST(format_is_detected_from_the_first_forms)
+{
+    CHECK_EQ(detect("; Knossos\n; more\n({:process 0 :type :invoke}"),
+             RAVEL__LIN_FMT_EDN);
+    CHECK_EQ(detect("[ ; comment\n {:process 0}"), RAVEL__LIN_FMT_EDN);
+    CHECK_EQ(detect("[{\n  :type :invoke}]"), RAVEL__LIN_FMT_EDN);
+    CHECK_EQ(detect("#jepsen.history.Op{:index 0}"), RAVEL__LIN_FMT_EDN);
+    CHECK_EQ(detect("{:process 0}"), RAVEL__LIN_FMT_EDN);
+    CHECK_EQ(detect(" [ {\"process\": 0}]"), RAVEL__LIN_FMT_JSON);
+    CHECK_EQ(detect("{\"ops\": []}"), RAVEL__LIN_FMT_JSON);
+    CHECK_EQ(detect("[]"), RAVEL__LIN_FMT_JSON);
+    CHECK_EQ(detect("INFO  jepsen.util - 4\t:invoke\t:read\tnil"),
+             RAVEL__LIN_FMT_LOG);
+    CHECK_EQ(detect("; only a comment\n"), RAVEL__LIN_FMT_LOG);
+    CHECK_EQ(detect(""), RAVEL__LIN_FMT_LOG);
+    /* A list of events reads like a vector of them. */
+    struct ravel__lin_history h;
+    char err[256];
+    CHECK_EQ(read_text(&h,
+                       "; a comment\n"
+                       "({:process 0 :type :invoke :f :read :value nil\n"
+                       "  :time 5}\n"
+                       " ; between events\n"
+                       " {:process 0 :type :ok :f :read :value 5 :time 1})\n",
+                       RAVEL__LIN_FMT_AUTO, err, sizeof err),
+             0);
+    CHECK_EQ(h.nops, 1);
+    if (h.nops == 1)
+        CHECK_EQ(h.ops[0].call_line, 2);
+    ravel__lin_history_free(&h);
+}
+
 CHECK_TEST(edn_reader_names_the_bad_line)
 {
     expect_error("{:process 0, :type :invoke, :f :read, :value nil}\n"
@@ -463,6 +501,7 @@ int main(void)
     return CHECK_RUN(values_are_interned,
                      log_reader_follows_the_etcd_conventions,
                      log_reader_names_the_bad_line, edn_reader_follows_knossos,
+                     format_is_detected_from_the_first_forms,
                      edn_reader_names_the_bad_line,
                      json_reader_reads_operations,
                      json_reader_names_the_bad_line,
