@@ -7,6 +7,12 @@
  * spent on DPOR and the rest on PCT at depth 3, whose promise is
  * probabilistic. With no budget at all, DPOR runs until done. The summary
  * says which promise the run ended with.
+ *
+ * `--strategy dpor` and `--strategy dfs` are this strategy with the
+ * budget rule off (ravel__fallback_new): the systematic search runs to
+ * its end with the bounds asked for, and only an execution with more
+ * threads than the search can hold (64) switches the run to PCT, with
+ * the same one line of why in the guarantee, instead of stopping it.
  */
 #include "strategy.h"
 
@@ -21,6 +27,8 @@ struct autos {
     struct ravel__explore_stats dpor_stats, pct_stats;
     bool switched;
     bool midway; /* this lane switched in the middle of an execution */
+    bool fallback_only; /* --strategy dpor/dfs: switch only at 65 threads */
+    const char *what;   /* "auto", "DPOR", "DFS": who switched */
     uint32_t lane; /* lanes (--jobs): only lane 0 goes on with PCT */
     uint64_t budget;
     double time_budget, start;
@@ -42,6 +50,7 @@ static struct ravel__strategy *active(struct autos *a)
 static void auto_begin(struct ravel__strategy *base, uint64_t number)
 {
     struct autos *a = (struct autos *)base;
+    base->wake_spins = a->switched;
     active(a)->ops->begin(active(a), number);
 }
 
@@ -62,6 +71,7 @@ static void switch_midway(struct autos *a, const struct ravel__exec *x)
     ravel__systematic_abandon(a->dpor, why);
     a->switched = true;
     a->midway = true;
+    a->base.wake_spins = true;
     a->pct->ops->begin(a->pct, x->number);
 }
 
@@ -94,6 +104,10 @@ static uint32_t auto_choose_value(struct ravel__strategy *base,
 static void merge_stats(struct autos *a)
 {
     struct ravel__explore_stats *st = a->base.stats;
+    if (a->fallback_only && !a->switched) {
+        *st = a->dpor_stats; /* the search's own figures, digest, bound */
+        return;
+    }
     st->traces = a->dpor_stats.traces + a->pct_stats.traces;
     st->blocked = a->dpor_stats.blocked + a->pct_stats.blocked;
     st->bound = -1;
@@ -121,6 +135,8 @@ static bool auto_end(struct ravel__strategy *base, const struct ravel__exec *x,
             base->stats->complete = 1;
             return false;
         }
+        if (a->fallback_only)
+            return more;
         if (!more && ravel__systematic_diverged(a->dpor))
             return false; /* DPOR's search is over, not exhaustive */
         /* Half the budget, counted over all lanes (execution numbers
@@ -163,7 +179,8 @@ static void auto_finish(struct ravel__strategy *base)
     a->pct->ops->finish(a->pct);
     char first[120];
     if (why[0])
-        snprintf(first, sizeof first, "auto switched to PCT: %s", why);
+        snprintf(first, sizeof first, "%s switched to PCT: %s", a->what,
+                 why);
     else
         snprintf(first, sizeof first,
                  "DPOR did not finish in half the budget (%llu traces)",
@@ -192,7 +209,8 @@ static bool auto_start(struct ravel__strategy *base)
     merge_stats(a);
     base->exhausted = a->dpor->exhausted;
     base->stats->complete = a->dpor_stats.complete;
-    if (!a->dpor->exhausted && a->lane == 0) {
+    if (!a->dpor->exhausted && a->lane == 0 &&
+        (!a->fallback_only || ravel__systematic_abandoned_why(a->dpor)[0])) {
         a->switched = true; /* another lane switched to PCT */
         return true;
     }
@@ -214,17 +232,22 @@ static const struct ravel__strategy_ops auto_ops = {
     auto_abandon,
 };
 
-struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)
+static struct ravel__strategy *make(const struct ravel__strategy_config *c,
+                                    bool fallback_only, bool dpor)
 {
     struct autos *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
     struct ravel__strategy_config dc = *c, pc = *c;
     dc.stats = &a->dpor_stats;
-    dc.preemption_bound = dc.delay_bound = -1;
+    if (!fallback_only)
+        dc.preemption_bound = dc.delay_bound = -1;
     pc.stats = &a->pct_stats;
     pc.pct_depth = c->pct_depth ? c->pct_depth : 3;
-    a->dpor = ravel__systematic_new(&dc, true);
+    pc.preemption_bound = pc.delay_bound = -1;
+    a->fallback_only = fallback_only;
+    a->what = !fallback_only ? "auto" : dpor ? "DPOR" : "DFS";
+    a->dpor = ravel__systematic_new(&dc, dpor);
     a->pct = ravel__pct_new(&pc);
     if (!a->dpor || !a->pct) {
         if (a->dpor)
@@ -241,5 +264,18 @@ struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)
     a->time_budget = c->time;
     a->start = now();
     c->stats->bound = -1;
+    if (fallback_only)
+        *c->stats = a->dpor_stats;
     return &a->base;
+}
+
+struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c)
+{
+    return make(c, false, true);
+}
+
+struct ravel__strategy *ravel__fallback_new(
+    const struct ravel__strategy_config *c, bool dpor)
+{
+    return make(c, true, dpor);
 }

@@ -162,6 +162,7 @@ struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c)
         return NULL;
     p->base.ops = &pct_ops;
     p->base.stats = c->stats;
+    p->base.wake_spins = true;
     p->seed = c->seed;
     p->depth = c->pct_depth ? c->pct_depth : 3;
     if (p->depth > MAX_CHANGE)

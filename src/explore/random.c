@@ -106,6 +106,7 @@ struct ravel__strategy *ravel__random_new(const struct ravel__strategy_config *c
         return NULL;
     r->base.ops = &random_ops;
     r->base.stats = c->stats;
+    r->base.wake_spins = true;
     r->seed = c->seed;
     c->stats->bound = -1;
     return &r->base;

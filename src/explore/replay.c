@@ -137,6 +137,7 @@ struct ravel__strategy *ravel__replay_new(const struct ravel__strategy_config *c
         return NULL;
     r->base.ops = &replay_ops;
     r->base.stats = c->stats;
+    r->base.wake_spins = true;
     r->t = c->ticket;
     c->stats->bound = -1;
     return &r->base;

@@ -28,9 +28,9 @@ struct ravel__strategy *ravel__strategy_new(
     else if (!strcmp(n, "pct"))
         s = ravel__pct_new(c);
     else if (!strcmp(n, "dfs"))
-        s = ravel__systematic_new(c, false);
+        s = ravel__fallback_new(c, false);
     else if (!strcmp(n, "dpor"))
-        s = ravel__systematic_new(c, true);
+        s = ravel__fallback_new(c, true);
     else if (!strcmp(n, "auto"))
         s = ravel__auto_new(c);
     else {

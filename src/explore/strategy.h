@@ -81,6 +81,13 @@ struct ravel__strategy {
     /* Set when it stopped because of a tool error (see `error`). */
     bool failed;
     struct ravel__explore_stats *stats; /* shared; never NULL */
+    /* A thread waiting in a spin loop (src/model/spin.c) is woken by a
+     * write to what its loop read, and the execution goes on as a real
+     * one (random, PCT, replay); when false (DPOR, DFS) the execution is
+     * cut there instead, since it only repeats one the search explores
+     * without the vain iteration. The strategy may change it at any
+     * step (auto, switching to PCT). */
+    bool wake_spins;
     /* Why choose_* returned RAVEL__CHOICE_ERROR. */
     char error[256];
 };
@@ -124,6 +131,11 @@ struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c);
 struct ravel__strategy *ravel__systematic_new(
     const struct ravel__strategy_config *c, bool dpor);
 struct ravel__strategy *ravel__auto_new(const struct ravel__strategy_config *c);
+/* --strategy dpor (dpor true) or dfs: the systematic search, which
+ * switches the run to PCT (auto.c) in an execution with more threads than
+ * it can hold, instead of stopping with an error. */
+struct ravel__strategy *ravel__fallback_new(
+    const struct ravel__strategy_config *c, bool dpor);
 /* Stops a systematic search before it is exhausted (auto switching to
  * PCT): this lane gives up its branch, and every lane's search ends. `why`
  * (copied; NULL: the budget) is kept for every lane to read with

@@ -161,6 +161,8 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     x->spinning = 0;
     x->spun = 0;
     x->spin_cut = 0;
+    x->spin_wake = 0;
+    x->nquiet = 0;
     memset(&x->failure, 0, sizeof x->failure);
 
     struct ravel__thread *main_th = &x->threads[0];

@@ -49,6 +49,9 @@
 /* Reads one iteration of a spin loop may make and still be recognised
  * (src/model/spin.c): polling loops read one to a few locations. */
 #define RAVEL__SPIN_WINDOW 16
+/* Distinct reads (code location and address) a loop over plain memory
+ * may make per iteration and still be recognised as a spin. */
+#define RAVEL__QUIET_MAX 8
 
 enum ravel__op_kind {
 #define RAVEL_OP(n, t, k) RAVEL__OP_##n,
@@ -145,6 +148,8 @@ struct ravel__thread {
     uint32_t section_reads[8]; /* a visible step (promoted, atomic): a write
                                   to one by another thread ends the wait */
     uint64_t reads, writes; /* plain memory accesses this execution */
+    uint64_t quiet_at;      /* reads at which the plain-spin check runs
+                               next (src/rt/race/plain_spin.c) */
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
                                (src/rt/race/race.c), for race reports */
@@ -350,6 +355,15 @@ struct ravel__exec {
                             shorter one, it is not a trace of its own */
     uint8_t spin_cut;    /* and another wrote what it waits for: nothing
                             after this is new either (spin.c) */
+    uint8_t spin_wake;   /* instead, such a write wakes the waiting thread
+                            and the execution is a real one (random, PCT:
+                            the strategy's wake_spins) */
+    /* A thread went round a loop of plain reads without a visible
+     * operation (src/rt/race/plain_spin.c): the code locations and
+     * addresses its loop read, which the supervisor makes scheduling
+     * points; nquiet is 0 otherwise. */
+    uint32_t quiet_thread, nquiet;
+    uint64_t quiet_pc[RAVEL__QUIET_MAX], quiet_addr[RAVEL__QUIET_MAX];
     struct ravel__failure failure;
     struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */

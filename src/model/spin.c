@@ -31,6 +31,16 @@
  * the iteration was not made yet, which the exploration covers (the
  * write and the iteration's read race, and DPOR reverses them).
  *
+ * That is for the systematic strategies, which count traces. Random and
+ * PCT (x->spin_wake) sample executions instead: a cut one is a sample
+ * lost, and a pool whose creator spins until N workers are alive would
+ * lose nearly all of them. There the write wakes the waiting thread
+ * (Nidhugg's "await": block until another thread writes what the loop
+ * read), the execution goes on as the real one in which the loop made
+ * its vain iterations while the others ran, and it counts as any other.
+ * A replay wakes too: an execution the cut rule recorded never went on
+ * past the write, so both rules replay it alike.
+ *
  * What counts. Reads: atomic loads, failed compare-exchanges, volatile
  * loads (ravel-cc makes them visible operations), promoted plain reads.
  * A fence is neither a read nor a side effect. Everything else is a side
@@ -130,16 +140,23 @@ static bool repeats(const struct ravel__thread *th, uint32_t k)
     return true;
 }
 
-static void block(struct ravel__exec *x, uint32_t t, uint32_t k, bool sure)
+/* Thread t waits from its read spin_win[k] on; false when, waking
+ * rather than cutting, it need not: another thread already wrote what
+ * the iteration read, so its next one reads anew. */
+static bool block(struct ravel__exec *x, uint32_t t, uint32_t k, bool sure)
 {
     struct ravel__thread *th = &x->threads[t];
-    th->spin_blocked = 1;
     th->spin_from = (uint16_t)k;
+    bool written = written_during(x, t, th);
+    if (written && x->spin_wake)
+        return false;
+    th->spin_blocked = 1;
     th->spin_sure = sure;
-    th->spin_written = written_during(x, t, th);
+    th->spin_written = written;
     x->spin_cut |= th->spin_written;
     x->spinning++;
-    x->spun = 1;
+    x->spun |= !x->spin_wake;
+    return true;
 }
 
 bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
@@ -171,13 +188,11 @@ bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
         th->spin_n = (uint16_t)len;
         if (++th->spin_proof < RAVEL__SPIN_PROOF)
             return false;
-        block(x, t, 0, true);
-        return true;
+        return block(x, t, 0, true);
     }
     if (!sure && !plain_iteration(th, k))
         return false;
-    block(x, t, k, sure);
-    return true;
+    return block(x, t, k, sure);
 }
 
 void ravel__spin_note(struct ravel__exec *x, uint32_t t,
@@ -208,8 +223,16 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
             continue;
         for (uint32_t k = w->spin_from; k < w->spin_n; k++)
             if (w->spin_win[k].obj == ev->obj) {
-                w->spin_written = 1;
-                x->spin_cut = 1;
+                if (x->spin_wake) {
+                    /* It reads anew, as a new window. */
+                    w->spin_blocked = 0;
+                    w->spin_n = 0;
+                    w->spin_verify = 0;
+                    x->spinning--;
+                } else {
+                    w->spin_written = 1;
+                    x->spin_cut = 1;
+                }
                 break;
             }
     }

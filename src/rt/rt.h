@@ -185,6 +185,10 @@ enum ravel__msg_type {
     RAVEL__MSG_OUTCOME = 2, /* new distinct result: arg = its index */
     RAVEL__MSG_DONE = 3,    /* the run is over */
     RAVEL__MSG_ERROR = 4,   /* tool error in shared->error */
+    RAVEL__MSG_SPIN = 5,    /* exec.nquiet: a spin on plain memory; reply
+                               stop (its reads are promoted: the
+                               exploration starts over) or go on (they
+                               cannot be: the execution is a hang) */
 };
 struct ravel__msg {
     uint32_t type;
@@ -632,6 +636,16 @@ void ravel__race_pop(struct ravel__thread *th);
 void ravel__race_atomic_section(uint32_t t, bool begin);
 /* Shadow memory mapped, in bytes. */
 size_t ravel__race_mapped(void);
+/* Spins on plain memory (plain_spin.c). The access hook calls
+ * ravel__quiet_read when the running thread's plain reads reach its
+ * quiet_at: it watches whether the thread goes round a loop that only
+ * reads plain memory, and if so records the loop's reads in
+ * exec.quiet_* and ends the execution (as blocked; the executor asks the
+ * supervisor to promote them). Not a scheduling point. */
+void ravel__quiet_read(struct ravel__worker *w, const void *a, uint64_t pc);
+/* The supervisor could not promote the spin's reads: the execution is a
+ * hang at the loop (fills exec.failure, clears nquiet). */
+void ravel__quiet_hang(struct ravel__exec *x);
 /* A code address as (instrumented module index, offset), stable across
  * runs of one program (tickets), and back; false when unknown. */
 bool ravel__pc_to_module(uint64_t pc, uint32_t *module, uint64_t *off);

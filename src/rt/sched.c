@@ -286,6 +286,7 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     struct ravel__strategy *s = ravel__rt.strategy;
     uint64_t t0 = ravel__rt.opt.profile ? ravel__ticks() : 0;
     uint32_t i = s->ops->choose_thread(s, x, enabled, n, me);
+    x->spin_wake = s->wake_spins; /* src/model/spin.c */
     if (t0)
         ravel__rt.sh->prof_choose += ravel__ticks() - t0;
     if (i == RAVEL__CHOICE_BLOCKED)

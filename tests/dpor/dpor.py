@@ -383,6 +383,49 @@ def group_spin_broken(args):
               "volflag forever %s: %s" % (strategy, p.stderr[-1200:]))
 
 
+    # A spin on a plain int (built with -O0, so the loop loads it): seen at
+    # the access hooks, its read made a scheduling point, and then what it
+    # is - a data race with the write that ends it - is reported; never a
+    # hang (the watchdog is set far beyond the run's length).
+    prog = os.path.join(args.progs, "spin_plain")
+    for strategy, budget in (("dpor", "0"), ("random", "300"), ("pct", "300")):
+        for mode in ("", "forever", "compute"):
+            if mode == "compute" and budget != "0":
+                budget = "30"  # each execution makes 600,000 plain reads
+            p, s = ravel(args, "--strategy", strategy, "--seed", "1", "--executions", budget,
+                         "--keep-going", "--watchdog", "120", prog=prog,
+                         prog_args=[mode] if mode else [])
+            what = "spin_plain %s %s" % (mode or "flag", strategy)
+            if not check(s is not None, "%s: %s" % (what, p.stderr[-600:])):
+                continue
+            kinds = sorted(set(b["kind"] for b in s["bugs"]))
+            print("%s: %s, %d executions, %d restarts, %d promoted" % (
+                what, kinds, s["executions"], s["restarts"], s["promoted_locations"]))
+            if strategy == "dpor":
+                check(s["complete"] and "exhausted" in s["guarantee"],
+                      "%s: not complete: %s" % (what, s["guarantee"]))
+            if mode == "compute":
+                # A long read-only computation is no spin.
+                check(p.returncode == 0 and s["result"] == "clean" and s["promoted_locations"] == 0,
+                      "%s: %d %s %s" % (what, p.returncode, kinds, p.stderr[-600:]))
+                continue
+            # (Random and PCT may let the worker write first: then the race
+            # is found before any spin.)
+            check("hang" not in kinds and "step-limit" not in kinds
+                  and ("1 plain read a thread spun on made scheduling points" in p.stderr
+                       or (mode == "" and strategy != "dpor")),
+                  "%s: %s %s" % (what, kinds, p.stderr[-900:]))
+            if mode == "":
+                check(p.returncode == 1 and kinds == ["data-race"]
+                      and any("ready" in b.get("message", "") or b["function"] in ("main", "worker")
+                              for b in s["bugs"]),
+                      "%s: %s" % (what, s["bugs"]))
+            else:
+                check(p.returncode == 1 and "deadlock" in kinds
+                      and "thread 1 spins forever" in p.stderr and "spin_plain.c:" in p.stderr,
+                      "%s: %s %s" % (what, kinds, p.stderr[-900:]))
+
+
 def group_spin_dfs(args):
     # DPOR with spin-waits explores the set of traces that DFS, trying every
     # interleaving under the same rule, finds.

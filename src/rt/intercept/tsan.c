@@ -110,8 +110,8 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (write)
         th->writes++;
-    else
-        th->reads++;
+    else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
+        ravel__quiet_read(w, a, pc); /* src/rt/race/plain_spin.c */
     if (ravel__race_on && !ravel__race_alone)
         ravel__race_access(w, a, size, write, pc);
 }

@@ -37,6 +37,8 @@ char ravel__sv_call(uint32_t type, uint32_t arg)
         case RAVEL__MSG_OUTCOME:
             ravel__sv_on_outcome(arg);
             return RAVEL__REPLY_GO;
+        case RAVEL__MSG_SPIN:
+            return RAVEL__REPLY_GO; /* nothing to start over */
         default:
             return RAVEL__REPLY_STOP;
         }
@@ -157,6 +159,7 @@ static void run_one(uint64_t number)
     ravel__race_begin();
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
+    x->spin_wake = rt->strategy->wake_spins;
     capture_reset(number);
     ravel__vtime_begin();
     atomic_store(&rt->sh->running_tid, w->tid);
@@ -221,6 +224,15 @@ static bool after_execution(uint64_t number)
                        x->ended == RAVEL__END_ALL_FINISHED);
         rt->common->first_status = exited ? x->exit_status : 0;
         atomic_store(&rt->common->first_known, 1);
+    }
+    /* A thread spun on plain memory (src/rt/race/plain_spin.c): the
+     * supervisor makes the loop's reads scheduling points and starts the
+     * exploration over, or it cannot, and under this schedule the loop
+     * never ends: a hang. */
+    if (x->nquiet) {
+        if (ravel__sv_call(RAVEL__MSG_SPIN, 0) == RAVEL__REPLY_STOP)
+            return false;
+        ravel__quiet_hang(x);
     }
     if (x->ended == RAVEL__END_BLOCKED) {
         rt->sh->blocked_runs++;

@@ -84,6 +84,10 @@ static struct {
     unsigned phase_races;
     bool race_unnamed_memory;
     uint64_t phase_start;
+    /* Promotions by a data race, and code locations promoted because a
+     * thread spun reading plain memory there (promote_spin). */
+    bool race_promoted;
+    unsigned spin_promoted;
 } sv;
 
 /* Seconds an interrupted lane has to finish its execution and say what
@@ -398,12 +402,50 @@ static bool promote(const struct ravel__exec *x)
             sv.race_unnamed_memory = true;
             continue;
         }
-        where &= ~7ULL;
+        /* One per 8-byte granule; the variable's own address is kept
+         * (race.c masks it), so that the summary names the variable
+         * rather than whatever symbol starts its granule. */
         k = 0;
-        while (k < c->npromoted_data && c->promoted_data[k] != where)
+        while (k < c->npromoted_data &&
+               (c->promoted_data[k] & ~7ULL) != (where & ~7ULL))
             k++;
         if (k == c->npromoted_data && k < RAVEL__MAX_PROMOTED) {
             c->promoted_data[c->npromoted_data++] = where;
+            added = true;
+        }
+    }
+    if (added) {
+        sv.restart = true;
+        sv.race_promoted = true;
+    }
+    return added;
+}
+
+/* A thread spun reading plain memory (src/rt/race/plain_spin.c): the
+ * code locations of its loop's reads become scheduling points and the
+ * exploration starts over, as after a race, so that src/model/spin.c
+ * sees the loop and the thread waits for a write. Only the code
+ * locations: the write that ends the wait stays a plain access, which
+ * the race detector checks (a spin on plain memory that ends is a data
+ * race, and is reported as one). Returns false when it cannot: a
+ * replay, no supervisor, race detection off (promoted reads are stepped
+ * by its hook), the phase bound, or no room. */
+static bool promote_spin(const struct ravel__exec *x)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__common *c = rt->common;
+    if (!rt->supervised || is_replay() || !rt->opt.races ||
+        c->phase + 1 >= MAX_PHASES)
+        return false;
+    bool added = false;
+    for (uint32_t i = 0; i < x->nquiet && i < RAVEL__QUIET_MAX; i++) {
+        uint64_t pc = x->quiet_pc[i];
+        uint32_t k = 0;
+        while (k < c->npromoted && c->promoted[k] != pc)
+            k++;
+        if (k == c->npromoted && k < RAVEL__MAX_PROMOTED) {
+            c->promoted[c->npromoted++] = pc;
+            sv.spin_promoted++;
             added = true;
         }
     }
@@ -748,7 +790,7 @@ static bool earned_guarantee(char *out, size_t len)
     unsigned races = 0;
     for (unsigned i = 0; i < sv.nbugs; i++)
         races += sv.bugs[i].kind == RAVEL__FAIL_DATA_RACE;
-    if (races || c->npromoted) {
+    if (races || sv.race_promoted) {
         if (sv.phase_races || sv.race_unnamed_memory ||
             !c->npromoted_data) {
             complete = false;
@@ -785,7 +827,11 @@ static bool earned_guarantee(char *out, size_t len)
                                "explored and were not interleaved");
         }
     }
-    snprintf(out, len, "%s", sb.data ? sb.data : "");
+    /* Only the clauses (no strategy said what it covered): not "; but". */
+    const char *text = sb.data ? sb.data : "";
+    if (!strncmp(text, "; ", 2))
+        text += 2;
+    snprintf(out, len, "%s", text);
     ravel__sb_free(&sb);
     return complete;
 }
@@ -1248,16 +1294,27 @@ int ravel__sv_finish(void)
                              (unsigned long long)execs, guarantee);
         else if (guarantee[0])
             ravel__sb_printf(&sb, "ravel: %s\n", guarantee);
-        if (rt->common->npromoted)
+        unsigned racing = rt->common->npromoted - sv.spin_promoted;
+        if (racing || rt->common->npromoted_data)
             ravel__sb_printf(&sb,
                              "ravel: race-directed scheduling: %u racing "
                              "code location%s and %u variable%s made "
-                             "scheduling points; the exploration started "
-                             "over %u time%s\n",
-                             rt->common->npromoted,
-                             rt->common->npromoted == 1 ? "" : "s",
+                             "scheduling points",
+                             racing, racing == 1 ? "" : "s",
                              rt->common->npromoted_data,
-                             rt->common->npromoted_data == 1 ? "" : "s",
+                             rt->common->npromoted_data == 1 ? "" : "s");
+        if (sv.spin_promoted)
+            ravel__sb_printf(&sb,
+                             "%s %u plain read%s a thread spun on made "
+                             "scheduling points",
+                             racing || rt->common->npromoted_data
+                                 ? ";"
+                                 : "ravel: spin on plain memory:",
+                             sv.spin_promoted,
+                             sv.spin_promoted == 1 ? "" : "s");
+        if (racing || rt->common->npromoted_data || sv.spin_promoted)
+            ravel__sb_printf(&sb,
+                             "; the exploration started over %u time%s\n",
                              rt->common->phase,
                              rt->common->phase == 1 ? "" : "s");
         if (rt->opt.profile)
@@ -1361,6 +1418,14 @@ static void handle_message(const struct ravel__msg *m)
         if (!ravel__sv_on_bug()) {
             /* This lane finishes on its own (its figures are wanted);
              * the others are stopped. */
+            reply = RAVEL__REPLY_STOP;
+            sv.stop = true;
+            ravel__rt.lanes[ravel__rt.lane].done = true;
+        }
+        break;
+    case RAVEL__MSG_SPIN:
+        if (promote_spin(ravel__rt.x)) {
+            /* This exploration stops; the next one starts. */
             reply = RAVEL__REPLY_STOP;
             sv.stop = true;
             ravel__rt.lanes[ravel__rt.lane].done = true;

@@ -191,7 +191,7 @@ void ravel__race_init(void)
     for (uint32_t i = 0; i < rt->common->npromoted_data; i++) {
         uint64_t a;
         if (ravel__addr_from_global(rt->common->promoted_data[i], &a))
-            ploc[nploc++] = a;
+            ploc[nploc++] = a & ~7ULL; /* its granule */
     }
 }
 

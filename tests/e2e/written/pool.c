@@ -13,6 +13,16 @@
  * as pool_missing_lock, with MISSING_LOCK defined: the jobs' counter is
  * then updated without its lock (a data race, and a lost update that the
  * final assertion catches).
+ *
+ * Built again with SPIN_ALIVE, as pool_spin (and pool_spin_missing_lock):
+ * the creator waits for its workers as C-Thread-Pool's thpool_init does,
+ * in an empty loop on a `volatile int` the workers increment under the
+ * pool's lock (`while (p->alive != n) {}`), a spin-wait ravel must end
+ * (src/model/spin.c) without a report. With PLAIN_SPIN too, as
+ * pool_plain_spin, the counter is a plain int and the program is built
+ * with -O0, so that the loop keeps its load: a spin on plain memory
+ * (src/rt/race/plain_spin.c), which is a data race ravel reports - never
+ * a hang.
  */
 #include <assert.h>
 #include <pthread.h>
@@ -29,7 +39,12 @@ struct pool {
     pthread_cond_t all_alive; /* every worker started */
     pthread_cond_t idle;      /* the queue is empty and nobody works */
     struct job *head, *tail;
-    int queued, working, alive, keepalive;
+    int queued, working, keepalive;
+#if defined(SPIN_ALIVE) && !defined(PLAIN_SPIN)
+    volatile int alive;
+#else
+    int alive;
+#endif
 };
 
 static void *worker(void *arg)
@@ -71,10 +86,15 @@ static struct pool *pool_new(int n, pthread_t *th)
     p->keepalive = 1;
     for (int i = 0; i < n; i++)
         pthread_create(&th[i], NULL, worker, p);
+#ifdef SPIN_ALIVE
+    while (p->alive != n) { /* wait for all to be alive, in a spin */
+    }
+#else
     pthread_mutex_lock(&p->lock); /* wait for all to be alive */
     while (p->alive != n)
         pthread_cond_wait(&p->all_alive, &p->lock);
     pthread_mutex_unlock(&p->lock);
+#endif
     return p;
 }
 
