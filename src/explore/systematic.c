@@ -81,6 +81,8 @@ struct sys {
                             outcome the node records (done_read) */
     uint32_t follow;     /* wakeup steps to replay at the next thread node */
     uint32_t follow_value; /* value to take first at the next value node */
+    uint32_t follow_valts; /* the followed thread's steps for its other
+                              values, for that value node (tnode.wut) */
     bool asleep;         /* this execution was abandoned here because
                             every enabled thread slept (not by the
                             program: a false ravel_assume, say) */
@@ -309,6 +311,16 @@ static void sleep_refine(struct sys *s, const struct ravel__exec *x)
     s->settled = x->nevents;
 }
 
+/* Frees the followed thread's steps for other values when no value node
+ * took them (the execution went another way, or ended). */
+static void drop_valts(struct sys *s)
+{
+    if (s->follow_valts == RAVEL__NIL)
+        return;
+    ravel__tree_wlist_free(s->t, s->follow_valts);
+    s->follow_valts = RAVEL__NIL;
+}
+
 /* The index of the thread with key `key` in this execution, or NONE. */
 static uint32_t slot_of(const struct ravel__exec *x, uint64_t key)
 {
@@ -321,8 +333,9 @@ static uint32_t slot_of(const struct ravel__exec *x, uint64_t key)
 /*
  * At a new node reached while replaying a wakeup tree: takes the leftmost
  * step of *list that can run here and returns it (RAVEL__NIL if none);
- * the other steps stay in *list as the node's pending branches, with
- * their thread indices filled in. Steps that cannot run here are dropped
+ * the other steps of the same thread (other values of its data choice)
+ * go to s->follow_valts; the other steps stay in *list as the node's
+ * pending branches, with their thread indices filled in. Steps that cannot run here are dropped
  * (they cannot exist unless the program or the dependency relation is
  * imprecise).
  */
@@ -334,6 +347,15 @@ static uint32_t follow_step(struct sys *s, const struct ravel__exec *x,
     while (*link != RAVEL__NIL) {
         uint32_t i = *link;
         struct ravel__wnode *w = ravel__tree_wnode(s->t, i);
+        if (chosen != RAVEL__NIL &&
+            w->tkey == ravel__tree_wnode(s->t, chosen)->tkey) {
+            /* The chosen thread again, with another value: replayed
+             * from the value node its data choice creates. */
+            *link = w->sibling;
+            w->sibling = s->follow_valts;
+            s->follow_valts = i;
+            continue;
+        }
         w->slot = slot_of(x, w->tkey);
         bool ok = w->slot < 64 && (avail & bit(w->slot));
         if (ok && chosen == RAVEL__NIL) {
@@ -382,6 +404,7 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
     bool sleeping = s->mode != MODE_DFS;
     if (sleeping)
         sleep_refine(s, x);
+    drop_valts(s);
     if (c < ln->prefix) {
         nd = ravel__tree_node(t, path[c].node);
         if (nd->nvalues != 0 || nd->enabled != en)
@@ -397,6 +420,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             s->follow = ln->branch_wut;
             ln->branch_wut = RAVEL__NIL;
             s->follow_value = ln->branch_value;
+            s->follow_valts = ln->branch_valts;
+            ln->branch_valts = RAVEL__NIL;
         }
     } else {
         uint64_t avail = en & ~s->next_sleep;
@@ -487,11 +512,13 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
         if (c + 1 < ln->prefix) {
             replayed_sleep(s, path[c + 1].node);
         } else {
-            /* The branch: the block that made the choice goes on. */
+            /* The branch: the block that made the choice goes on,
+             * replaying the wakeup steps recorded for this value. */
             s->next_sleep = nd->sleep;
             s->next_read = nd->sleep_read;
             s->settled = x->nevents;
-            s->follow = RAVEL__NIL;
+            s->follow = ln->branch_wut;
+            ln->branch_wut = RAVEL__NIL;
             s->follow_value = RAVEL__NONE;
         }
     } else {
@@ -506,6 +533,24 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
         nd->vtaken = 1;
         nd->step = x->nevents;
         s->follow_value = RAVEL__NONE;
+        /* The other values' continuations, one step per value. */
+        while (s->follow_valts != RAVEL__NIL) {
+            uint32_t i = s->follow_valts;
+            struct ravel__wnode *w = ravel__tree_wnode(t, i);
+            s->follow_valts = w->sibling;
+            w->sibling = RAVEL__NIL;
+            bool dup = w->value >= n || w->value == nd->vfirst;
+            for (uint32_t k = nd->wut; k != RAVEL__NIL && !dup;
+                 k = ravel__tree_wnode(t, k)->sibling)
+                dup = ravel__tree_wnode(t, k)->value == w->value;
+            if (dup) {
+                s->wut_misses++;
+                ravel__tree_wlist_free(t, i);
+                continue;
+            }
+            w->sibling = nd->wut;
+            nd->wut = i;
+        }
         v = nd->vfirst;
         path[c].node = ni;
         path[c].chosen = v;
@@ -527,6 +572,7 @@ static void sys_begin(struct ravel__strategy *base, uint64_t number)
     s->record_node = RAVEL__NONE;
     s->follow = RAVEL__NIL;
     s->follow_value = RAVEL__NONE;
+    drop_valts(s);
     s->asleep = false;
 }
 
@@ -959,6 +1005,19 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
         ln->branch_before = 0;
         ln->branch_wut = RAVEL__NIL;
         ln->branch_value = RAVEL__NONE;
+        ln->branch_valts = RAVEL__NIL;
+        for (uint32_t *link = &nd->wut; *link != RAVEL__NIL;) {
+            struct ravel__wnode *w = ravel__tree_wnode(s->t, *link);
+            if (w->value != v) {
+                link = &w->sibling;
+                continue;
+            }
+            uint32_t i = *link;
+            *link = w->sibling;
+            ln->branch_wut = w->child;
+            ravel__tree_wnode_free(s->t, i);
+            break;
+        }
         return v;
     }
     if (s->mode == MODE_OPTIMAL) {
@@ -980,6 +1039,20 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
             ln->branch_read = nd->sleep_read | (nd->done_read & before);
             ln->branch_wut = w->child;
             ln->branch_value = w->value;
+            /* p's other steps here take other values at its data choice:
+             * they go to the value node it creates. */
+            ln->branch_valts = RAVEL__NIL;
+            for (uint32_t *link = &nd->wut; *link != RAVEL__NIL;) {
+                struct ravel__wnode *o = ravel__tree_wnode(s->t, *link);
+                if (o->tkey != w->tkey) {
+                    link = &o->sibling;
+                    continue;
+                }
+                uint32_t k = *link;
+                *link = o->sibling;
+                o->sibling = ln->branch_valts;
+                ln->branch_valts = k;
+            }
             ravel__tree_wnode_free(s->t, i);
             return p;
         }
@@ -999,6 +1072,7 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
     ln->branch_read = nd->sleep_read | (nd->done_read & before);
     ln->branch_wut = RAVEL__NIL;
     ln->branch_value = RAVEL__NONE;
+    ln->branch_valts = RAVEL__NIL;
     return p;
 }
 
@@ -1239,6 +1313,16 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                         nd->sleep ? "z" : "");
         }
         dbg(s, "\n");
+        if (getenv("RAVEL_DEBUG_DPOR_EVENTS")) {
+            for (uint32_t e = 0; e < x->nevents; e++) {
+                const struct ravel__event *ev = &x->events[e];
+                dbg(s, " %u:%s:%s(%u)%s", e, x->threads[ev->thread].name,
+                    ravel__op_name(ev->kind), ev->obj,
+                    ev->kind == RAVEL__OP_ATOMIC_CAS && !ev->aux ? "fail"
+                                                                 : "");
+            }
+            dbg(s, " end %u fail %u\n", x->ended, x->failure.kind);
+        }
     }
     atomic_fetch_add(&t->executions, 1);
     if (blocked)

@@ -94,6 +94,7 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     for (uint32_t l = 0; l < lanes; l++) {
         ravel__tree_lane(t, l)->branch_wut = RAVEL__NIL;
         ravel__tree_lane(t, l)->branch_value = RAVEL__NONE;
+        ravel__tree_lane(t, l)->branch_valts = RAVEL__NIL;
     }
     return t;
 }
@@ -118,6 +119,7 @@ void ravel__tree_clear(struct ravel__tree *t)
         ln->branch_sleep = 0;
         ln->branch_wut = RAVEL__NIL;
         ln->branch_value = RAVEL__NONE;
+        ln->branch_valts = RAVEL__NIL;
     }
     t->wn_top = 1;
     atomic_store(&t->wn_free, RAVEL__NIL);

@@ -28,6 +28,9 @@
  * wakeup tree (optimal DPOR), values not yet taken (data choices). A
  * wakeup tree is an ordered tree of thread steps (struct ravel__wnode):
  * each root-to-leaf path is a sequence of steps to replay from the node.
+ * Two sibling steps of one thread differ in the value their data choice
+ * takes first; the value node that choice creates keeps the continuation
+ * of each value not taken yet.
  *
  * Everything lives in one shared mapping, addressed by 32-bit indices so
  * that every process can use it wherever it is mapped; index 0 is nil.
@@ -75,7 +78,12 @@ struct ravel__tnode {
     /* Sharding (--shard): alternatives left to other shards. */
     uint64_t foreign;
     uint8_t vforeign; /* value node: its other values are */
-    uint32_t wut;       /* optimal DPOR: pending branches, leftmost first */
+    /* Optimal DPOR: a thread node's pending branches, leftmost first; a
+     * value node's wakeup continuations for values not taken yet (one
+     * step per value: `value` says which, `child` what to replay after
+     * it), so that a sequence reversing a race after value 2 is replayed
+     * after value 2, not only after the value taken first. */
+    uint32_t wut;
     _Atomic uint32_t refs; /* paths through this node; free list link */
     uint32_t current;   /* thread that reached the scheduling point */
     uint32_t step;      /* index of the event chosen here */
@@ -102,6 +110,9 @@ struct ravel__lane {
     uint64_t branch_sleep, branch_read, branch_before;
     uint32_t branch_wut;
     uint32_t branch_value;
+    /* Optimal DPOR: the same thread's other steps of that wakeup tree,
+     * which take other values at its data choice (ravel__tnode.wut). */
+    uint32_t branch_valts;
     uint32_t busy;      /* holds a branch to explore */
     uint32_t free_nodes; /* its node pool's free list (lock-free push) */
     uint32_t node_top;   /* nodes of its pool ever handed out */

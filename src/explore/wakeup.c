@@ -282,6 +282,20 @@ static int append(struct ravel__tree *t, uint32_t *list,
     return 1;
 }
 
+/* Does tree step w make its thread's data choice take another value
+ * first than that thread's first step left in v? Then replaying w does
+ * not begin v: the continuation after w is that of another value. */
+static bool value_differs(const struct ravel__wseq *v,
+                          const struct ravel__wnode *w)
+{
+    if (w->value == RAVEL__NONE)
+        return false;
+    for (uint32_t k = 0; k < v->n; k++)
+        if (!v->e[k].removed && v->e[k].tkey == w->tkey)
+            return v->e[k].value != RAVEL__NONE && v->e[k].value != w->value;
+    return false;
+}
+
 int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
                        struct ravel__wseq *v)
 {
@@ -292,7 +306,8 @@ int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
         for (uint32_t i = *list; i != RAVEL__NIL;
              i = ravel__tree_wnode(t, i)->sibling) {
             const struct ravel__wnode *w = ravel__tree_wnode(t, i);
-            if (ravel__wseq_weak_initial(v, w->tkey, &w->acc)) {
+            if (ravel__wseq_weak_initial(v, w->tkey, &w->acc) &&
+                !value_differs(v, w)) {
                 found = i;
                 break;
             }

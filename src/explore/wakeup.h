@@ -84,7 +84,10 @@ bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
                               const struct ravel__kaccess *acc);
 /*
  * Inserts v into the wakeup tree whose branches start at *list (the
- * pending branches of a node). Returns 1 if it added steps, 0 if v was
+ * pending branches of a node). A step of the tree begins v only if it is
+ * a weak initial of v and, when both made a data choice, with the same
+ * value (the other values' continuations are replayed from the value
+ * node, ravel__tnode.wut); otherwise v becomes a sibling. Returns 1 if it added steps, 0 if v was
  * covered, -1 if the pool is full.
  */
 int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,

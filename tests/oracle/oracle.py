@@ -63,7 +63,7 @@ class Oracle:
         self.stats = {"programs": 0, "compared": 0, "runs": 0,
                       "too_big": 0, "incomplete": 0, "disagree": 0,
                       "beyond_granularity": 0, "disagree_racy": 0,
-                      "outcomes": 0}
+                      "outcomes": 0, "trace_counts_differ": 0}
         self.disagreements = []
 
     def build(self, programs, tag):
@@ -146,8 +146,15 @@ class Oracle:
         self.stats["compared"] += 1
         self.stats["outcomes"] += len(want)
         configs = CONFIGS if not self.a.quick else CONFIGS[:1] + CONFIGS[3:]
+        traces = {}
+        P_cuts = '"assume"' in json.dumps(P)
         for mode, jobs in configs:
             s, problems, seen = self.explore(exe, k, mode, jobs, lines)
+            # Executions cut short (a failure, a false assumption) are
+            # prefixes: how many distinct ones each DPOR runs may differ.
+            if (s is not None and s["complete"] and not s["restarts"]
+                    and not s["bugs"] and not P_cuts):
+                traces["%s/%d" % (mode, jobs)] = s["traces"]
             what = "program %d, %s DPOR, %d job%s" % (
                 k, mode, jobs, "" if jobs == 1 else "s")
             if s is None:
@@ -176,6 +183,14 @@ class Oracle:
                                    "s", extra[:6]))
             if problems:
                 self.disagree(what, P, src, problems, s)
+        # Each DPOR explores every trace exactly once (source sets abandon
+        # their redundant executions): one exhausted run's "all N traces"
+        # must equal another's.
+        if len(set(traces.values())) > 1:
+            self.stats["trace_counts_differ"] += 1
+            print("TRACE COUNTS DIFFER: program %d: %s" % (
+                k, ", ".join("%s %d" % kv for kv in sorted(traces.items()))),
+                flush=True)
 
     def disagree(self, what, P, src, problems, s=None):
         self.stats["disagree"] += 1
@@ -262,11 +277,12 @@ def main():
           "in %d ravel runs, %d too big for the reference, %d runs "
           "incomplete, %d disagreements (%d in programs with a data race), "
           "%d with an assertion failure only a preemption right before it "
-          "reaches, %.0f s"
+          "reaches, %d with trace counts that differ between "
+          "configurations, %.0f s"
           % (st["programs"], st["compared"], st["outcomes"], st["runs"],
              st["too_big"], st["incomplete"], st["disagree"],
              st["disagree_racy"],
-             st["beyond_granularity"],
+             st["beyond_granularity"], st["trace_counts_differ"],
              time.monotonic() - t0), flush=True)
     sys.exit(1 if st["disagree"] else 0)
 
