@@ -47,6 +47,11 @@ int ravel__cmd_bench(int argc, char **argv);
  * (svcomp.c). Exits 2 with one line on bad input. */
 int ravel__cmd_svcomp(int argc, char **argv);
 void ravel__help_bench(void);
+/* `ravel merge SUMMARY.json...`: one summary and guarantee for the
+ * shards of a split search (merge.c). Exits 2 with one line on bad or
+ * missing input. */
+int ravel__cmd_merge(int argc, char **argv);
+void ravel__help_merge(void);
 void ravel__help_run(void);
 void ravel__help_replay(void);
 void ravel__help_lin(void);

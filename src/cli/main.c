@@ -18,6 +18,7 @@ static const char usage[] =
     "    ravel lint [OPTIONS] [-p BUILD_DIR] [FILES...] [-- COMPILER FLAGS]\n"
     "    ravel bench [--quick] [--jobs N] [--runs N] [--json]\n"
     "    ravel svcomp [OPTIONS] TASK.yml\n"
+    "    ravel merge [--json] SUMMARY.json...\n"
     "    ravel help [COMMAND]\n"
     "    ravel --version\n"
     "\n"
@@ -45,6 +46,8 @@ static const char usage[] =
     "benchmarks\n"
     "    svcomp   build and run an SV-COMP task (.yml) and print its "
     "verdict\n"
+    "    merge    one summary and guarantee for the shards of a split\n"
+    "             search (ravel run --shard)\n"
     "    help     show the manual of a command\n"
     "\n"
     "EXIT STATUS\n"
@@ -52,7 +55,7 @@ static const char usage[] =
     "\n"
     "See 'ravel help run', 'ravel help test', 'ravel help replay',\n"
     "'ravel help lin', "
-    "'ravel help lint', 'ravel help svcomp', and README.md.\n";
+    "'ravel help lint', 'ravel help svcomp', 'ravel help merge', and README.md.\n";
 
 int main(int argc, char **argv)
 {
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
         return ravel__cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "svcomp"))
         return ravel__cmd_svcomp(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge"))
+        return ravel__cmd_merge(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ravel %s\n", RAVEL__VERSION);
         return 0;
@@ -92,12 +97,14 @@ int main(int argc, char **argv)
             ravel__help_lint();
         else if (argc > 2 && !strcmp(argv[2], "bench"))
             ravel__help_bench();
+        else if (argc > 2 && !strcmp(argv[2], "merge"))
+            ravel__help_merge();
         else if (argc > 2 && !strcmp(argv[2], "svcomp")) {
             char *av[] = {(char *)"svcomp", (char *)"--help", NULL};
             return ravel__cmd_svcomp(2, av);
         } else if (argc > 2)
             ravel__usage_error(NULL, "no manual for '%s' (commands: run, "
-                                     "test, replay, lin, lint, bench, "
+                                     "test, replay, lin, lint, bench, merge, "
                                      "svcomp)",
                                argv[2]);
         else
@@ -105,7 +112,7 @@ int main(int argc, char **argv)
         return 0;
     }
     ravel__usage_error(NULL, "unknown command '%s' (commands: run, test, "
-                             "replay, lin, lint, bench, svcomp, help; see "
+                             "replay, lin, lint, bench, svcomp, merge, help; see "
                              "'ravel "
                              "--help')",
                        cmd);

@@ -3,6 +3,8 @@
  */
 #include "cli.h"
 
+#include "../common/shard.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +131,20 @@ int ravel__cmd_run(int argc, char **argv)
                                   "[OPTIONS] -- PROGRAM [ARGS...])");
     if (!strcmp(o.strategy, "replay"))
         ravel__usage_error("run", "use 'ravel replay TICKET' to replay");
+    if (o.shard) {
+        /* --shard auto (slurm, k8s, parallel): read the batch system's
+         * variables here, once, and hand the program the shard they
+         * name, which its summary then shows. */
+        uint32_t si, sn;
+        const char *source;
+        if (ravel__shard_resolve(o.shard, &si, &sn, &source, err,
+                                 sizeof err) != 0)
+            ravel__usage_error("run", "%s", err);
+        char spec[32];
+        snprintf(spec, sizeof spec, "%u/%u", si + 1, sn);
+        if (ravel__options_set(&o, "shard", spec, err, sizeof err) != 0)
+            ravel__usage_error("run", "%s", err);
+    }
     char prog[PATH_MAX];
     ravel__check_program("run", argv[i], prog, sizeof prog);
     ravel__exec_program("run", &o, prog, argv + i);

@@ -2,6 +2,7 @@
  * options.c - parsing, validating and printing options (see options.def).
  */
 #include "options.h"
+#include "shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,15 +285,9 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
         return -1;
     }
     if (o->shard) {
-        unsigned i, n;
-        char end;
-        if (sscanf(o->shard, "%u/%u%c", &i, &n, &end) != 2 || n == 0 ||
-            i == 0 || i > n || n > 65536) {
-            snprintf(err, errlen, "--shard must be I/N with 1 <= I <= N "
-                                  "(got '%s')",
-                     o->shard);
+        uint32_t i, n;
+        if (ravel__shard_resolve(o->shard, &i, &n, NULL, err, errlen) != 0)
             return -1;
-        }
     }
     static const char *const dpor_modes[] = {"optimal", "source", NULL};
     if (!o->dpor_mode || !one_of(o->dpor_mode, dpor_modes)) {

@@ -276,8 +276,7 @@ bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full)
         if (cur == 0) {
             if (atomic_compare_exchange_strong(&set[j], &cur, fp)) {
                 atomic_fetch_add(&t->fp_count, 1);
-                atomic_fetch_add(&t->fp_digest,
-                                 ravel__hash_ptr(fp ^ 0x6469676573ULL));
+                atomic_fetch_add(&t->fp_digest, ravel__fp_digest_term(fp));
                 return true;
             }
             if (cur == fp)

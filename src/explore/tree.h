@@ -44,6 +44,8 @@
 
 #include "depend.h"
 
+#include "../common/hash.h"
+
 #include <stdatomic.h>
 
 #define RAVEL__NIL 0u
@@ -197,6 +199,15 @@ uint32_t ravel__tree_wnode_new(struct ravel__tree *t);
 void ravel__tree_wnode_free(struct ravel__tree *t, uint32_t i);
 /* Frees a whole list of branches with their subtrees. */
 void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first);
+
+/* A fingerprint's term in the digest of a set of traces: the digest
+ * (trace_digest in the --json summary) is the sum of the terms of the
+ * set's fingerprints, so it does not depend on the order they were found
+ * in, and ravel merge can compute the digest of a union of sets. */
+static inline uint64_t ravel__fp_digest_term(uint64_t fp)
+{
+    return ravel__hash_ptr((fp ? fp : 1) ^ 0x6469676573ULL);
+}
 
 /* Adds a trace fingerprint to the shared set; true if it is new. When the
  * set is full nothing is added and false is returned (*full set). */

@@ -8,7 +8,7 @@
  */
 #include "cdb.h"
 
-#include "jsonr.h"
+#include "../common/jsonr.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * jsonr_test.c - unit tests of the JSON reader: values, escapes, limits
  * and the position of errors.
  */
-#include "jsonr.h"
+#include "../common/jsonr.h"
 
 #include "../../tests/check.h"
 

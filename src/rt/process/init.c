@@ -21,6 +21,7 @@
 #include "../rt.h"
 
 #include "../../common/hash.h"
+#include "../../common/shard.h"
 #include "../../report/elf.h"
 #include "../../report/report.h"
 #include "../../report/symbolize.h"
@@ -459,10 +460,11 @@ void ravel__make_strategy(bool resume)
         .stats = &rt->sh->stats,
     };
     if (o->shard) {
-        unsigned i = 1, n = 1;
-        sscanf(o->shard, "%u/%u", &i, &n);
-        c.shard = i - 1;
-        c.shards = n;
+        /* Validated at start-up (ravel__options_validate). */
+        char err2[256];
+        if (ravel__shard_resolve(o->shard, &c.shard, &c.shards, NULL, err2,
+                                 sizeof err2) != 0)
+            ravel__fatal("%s", err2);
     }
     char err[256];
     rt->strategy = ravel__strategy_new(&c, err, sizeof err);

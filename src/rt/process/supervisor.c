@@ -16,6 +16,7 @@
 #include "../rt.h"
 
 #include "../../common/json.h"
+#include "../../common/shard.h"
 #include "../../explore/tree.h"
 #include "../../report/ci.h"
 #include "../../report/report.h"
@@ -836,6 +837,65 @@ static bool earned_guarantee(char *out, size_t len)
     return complete;
 }
 
+/* "search": what decides the set of traces a run explores (the program,
+ * its arguments and the options that change the search), so that `ravel
+ * merge` can refuse summaries of different searches; and "shard": which
+ * part of a split search this run explored (null: all of it). */
+static void json_search(struct ravel__strbuf *sb, bool *first)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    const struct ravel__options *o = &rt->opt;
+    bool f = true;
+    ravel__json_key(sb, first, "search");
+    ravel__sb_addc(sb, '{');
+    ravel__json_key(sb, &f, "program");
+    ravel__json_str(sb, ravel__exe_path());
+    ravel__json_key(sb, &f, "arguments");
+    ravel__sb_addc(sb, '[');
+    for (int i = 1; i < rt->argc && rt->argv; i++) {
+        if (i > 1)
+            ravel__sb_addc(sb, ',');
+        ravel__json_str(sb, rt->argv[i]);
+    }
+    ravel__sb_addc(sb, ']');
+    ravel__json_key(sb, &f, "strategy");
+    ravel__json_str(sb, o->strategy);
+    ravel__json_key(sb, &f, "preemption_bound");
+    if (o->set[RAVEL__OPT_preemption_bound])
+        ravel__sb_printf(sb, "%llu", (unsigned long long)o->preemption_bound);
+    else
+        ravel__sb_add(sb, "null");
+    ravel__json_key(sb, &f, "delay_bound");
+    if (o->set[RAVEL__OPT_delay_bound])
+        ravel__sb_printf(sb, "%llu", (unsigned long long)o->delay_bound);
+    else
+        ravel__sb_add(sb, "null");
+    ravel__json_key(sb, &f, "max_steps");
+    ravel__sb_printf(sb, "%llu", (unsigned long long)o->max_steps);
+    ravel__json_key(sb, &f, "max_threads");
+    ravel__sb_printf(sb, "%llu", (unsigned long long)o->max_threads);
+    ravel__json_key(sb, &f, "nondet_range");
+    ravel__sb_printf(sb, "%llu", (unsigned long long)o->nondet_range);
+    ravel__json_key(sb, &f, "races");
+    ravel__sb_add(sb, o->races ? "true" : "false");
+    ravel__json_key(sb, &f, "promote_races");
+    ravel__sb_add(sb, o->promote_races ? "true" : "false");
+    ravel__json_key(sb, &f, "suppressions");
+    if (o->suppressions)
+        ravel__json_str(sb, o->suppressions);
+    else
+        ravel__sb_add(sb, "null");
+    ravel__sb_addc(sb, '}');
+    ravel__json_key(sb, first, "shard");
+    uint32_t si, sn;
+    char err[256];
+    if (o->shard &&
+        ravel__shard_resolve(o->shard, &si, &sn, NULL, err, sizeof err) == 0)
+        ravel__sb_printf(sb, "{\"index\":%u,\"count\":%u}", si + 1, sn);
+    else
+        ravel__sb_add(sb, "null");
+}
+
 /* Writes the --json summary object to fd: stdout (stderr when run
  * directly: stdout is the program's), or a test driver's pipe
  * (src/unit/driver.c reads it). */
@@ -859,6 +919,7 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
     }
     ravel__json_key(&sb, &first, "strategy");
     ravel__json_str(&sb, rt->opt.strategy);
+    json_search(&sb, &first);
     ravel__json_key(&sb, &first, "method");
     ravel__json_str(&sb, sh->stats.method);
     ravel__json_key(&sb, &first, "jobs");
@@ -886,6 +947,11 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
                          (unsigned long long)sh->stats.digest);
     else
         ravel__sb_add(&sb, "null");
+    if (rt->opt.fingerprints_file) {
+        /* Where the set behind trace_digest is (ravel merge reads it). */
+        ravel__json_key(&sb, &first, "fingerprints_file");
+        ravel__json_str(&sb, rt->opt.fingerprints_file);
+    }
     ravel__json_key(&sb, &first, "blocked");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->blocked_runs);
     ravel__json_key(&sb, &first, "cut_short");

@@ -1,16 +1,17 @@
 /*
  * jsonr.h - reading JSON (RFC 8259) into a tree.
  *
- * The core only writes JSON (src/common/json.h); ravel lint must read a
- * compilation database, which is untrusted input: a file anyone can hand
- * it. So this reader is strict (no trailing commas, no comments, no
+ * Most of ravel only writes JSON (json.h); two tools read it back: ravel
+ * lint reads a compilation database, and ravel merge reads the --json
+ * summaries of the shards of a split search. Both are untrusted input,
+ * files anyone can hand them. So this reader is strict (no trailing commas, no comments, no
  * leading zeros), bounded (nesting depth RAVEL__JSONR_DEPTH), decodes
  * \uXXXX escapes including surrogate pairs into UTF-8, and reports the
  * line and column of the first error. It is fuzzed by
- * fuzz/fuzz_lint_cdb.c.
+ * fuzz/fuzz_lint_cdb.c and fuzz/fuzz_merge.c.
  */
-#ifndef RAVEL_LINT_JSONR_H
-#define RAVEL_LINT_JSONR_H
+#ifndef RAVEL_JSONR_H
+#define RAVEL_JSONR_H
 
 #include "../common/common.h"
 

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Split searches: --shard auto, ravel merge (docs/scale-out.md).
+
+auto      --shard auto/slurm/k8s/parallel read the shard from the batch
+          system's variables (Slurm arrays counted from
+          SLURM_ARRAY_TASK_MIN in steps, JOB_COMPLETION_INDEX from 0,
+          PARALLEL_SEQ from 1) and the summary shows it; a missing,
+          malformed, ambiguous or out-of-range setting is one line and
+          exit 2, before anything runs
+merge     shards of lastzero(10) and fib_bench merged by ravel merge:
+          the same trace count and trace_digest as one unsharded run,
+          exhausted; a missing shard, a corrupted summary, a truncated
+          fingerprints file, a shard given twice and shards of different
+          programs or arguments: one line, exit 2, no claim of
+          completeness; a shard stopped by its budget makes the merged
+          run "not exhausted", naming it
+recipes   the recipes of examples/scale-out run as written: the Slurm
+          batch script under bash with the variables a 4-task array
+          (--array=2-8:2) sets, the Kubernetes manifest's command with
+          JOB_COMPLETION_INDEX 0..N-1 (its completions and
+          RAVEL_SHARD_COUNT agree), and parallel.sh; each merged equals
+          the unsharded run
+parallel  GNU parallel runs 4 shards with --shard auto/4 (PARALLEL_SEQ);
+          merged, they equal the unsharded run (skipped, exit 77, when
+          parallel is not installed: scripts/install-deps installs it)
+
+usage: shard.py GROUP --ravel BIN --bench DIR [--examples DIR]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL: " + what, flush=True)
+    return cond
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SLURM_", "RAVEL_")) and k not in ("JOB_COMPLETION_INDEX", "PARALLEL_SEQ")}
+    env.update(extra)
+    return env
+
+
+def run(args, *opts, prog, prog_args=(), env=None, cwd=None):
+    return subprocess.run([args.ravel, "run"] + list(opts) + ["--", prog] + list(prog_args),
+                          capture_output=True, text=True, timeout=900, env=env or clean_env(), cwd=cwd)
+
+
+def merge(args, *files, cwd=None):
+    return subprocess.run([args.ravel, "merge", "--json"] + list(files), capture_output=True, text=True,
+                          timeout=300, env=clean_env(), cwd=cwd)
+
+
+def one_line_exit2(p, what, needle):
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2, "%s: exit %d, expected 2 (%s)" % (what, p.returncode, p.stderr[-300:]))
+    check(len(lines) == 1, "%s: %d lines, expected one: %r" % (what, len(lines), p.stderr[-300:]))
+    check(needle in p.stderr, "%s: %r does not say %r" % (what, p.stderr[-300:], needle))
+    check("exhausted" not in p.stderr and not p.stdout.strip(),
+          "%s: claims something: %r %r" % (what, p.stdout[-200:], p.stderr[-200:]))
+
+
+def group_auto(args):
+    prog = os.path.join(args.bench, "lastzero")
+    slurm = dict(SLURM_ARRAY_TASK_ID="7", SLURM_ARRAY_TASK_MIN="3", SLURM_ARRAY_TASK_MAX="9",
+                 SLURM_ARRAY_TASK_STEP="2", SLURM_ARRAY_TASK_COUNT="4")
+    good = [("auto", slurm, (3, 4)),
+            ("slurm/4", slurm, (3, 4)),
+            ("auto", dict(JOB_COMPLETION_INDEX="0", RAVEL_SHARD_COUNT="3"), (1, 3)),
+            ("k8s/5", dict(JOB_COMPLETION_INDEX="4"), (5, 5)),
+            ("auto/2", dict(PARALLEL_SEQ="2"), (2, 2)),
+            ("parallel", dict(PARALLEL_SEQ="1", RAVEL_SHARD_COUNT="8"), (1, 8)),
+            ("3/7", {}, (3, 7))]
+    for spec, env, (i, n) in good:
+        p = run(args, "--strategy", "dpor", "--executions", "0", "--json", "--shard", spec, prog=prog,
+                prog_args=["3"], env=clean_env(**env))
+        try:
+            s = json.loads(p.stdout)
+        except ValueError:
+            s = None
+        if check(p.returncode == 0 and s, "--shard %s %s: %s" % (spec, env, p.stderr[-300:])):
+            check(s["shard"] == {"index": i, "count": n},
+                  "--shard %s %s: summary says %r, expected %d/%d" % (spec, env, s["shard"], i, n))
+            check(("shard %d/%d" % (i, n)) in s["guarantee"] or n == 1, "guarantee %r" % s["guarantee"])
+    bad = [("auto", {}, "none of SLURM_ARRAY_TASK_ID"),
+           ("auto", dict(PARALLEL_SEQ="1", JOB_COMPLETION_INDEX="0"), "both set"),
+           ("auto", dict(PARALLEL_SEQ="1"), "RAVEL_SHARD_COUNT"),
+           ("parallel/4", dict(PARALLEL_SEQ="5"), "task index 4"),
+           ("parallel/4", dict(PARALLEL_SEQ="1x"), "is not a number"),
+           ("parallel/4", dict(PARALLEL_SEQ="0"), "counts jobs from 1"),
+           ("k8s", dict(JOB_COMPLETION_INDEX="2", RAVEL_SHARD_COUNT="-1"), "is not a number"),
+           ("slurm", dict(slurm, SLURM_ARRAY_TASK_ID="8"), "not in the array"),
+           ("slurm", dict(slurm, SLURM_ARRAY_TASK_COUNT="9"), "not one range"),
+           ("slurm/5", slurm, "has 4 tasks"),
+           ("slurm", dict(SLURM_ARRAY_TASK_ID="1"), "_MIN"),
+           ("k8s", {}, "JOB_COMPLETION_INDEX is not set"),
+           ("5/4", {}, "1 <= I <= N"),
+           ("0/4", {}, "1 <= I <= N"),
+           ("auto/0", {}, "1 <= N"),
+           ("sideways", {}, "--shard must be")]
+    for spec, env, needle in bad:
+        p = run(args, "--strategy", "dpor", "--shard", spec, prog=prog, prog_args=["3"], env=clean_env(**env))
+        one_line_exit2(p, "--shard %s %s" % (spec, env), needle)
+    # Run directly, the program reads the same variables.
+    p = subprocess.run([prog, "3"], capture_output=True, text=True, timeout=60,
+                       env=clean_env(RAVEL_OPTIONS="strategy=dpor shard=auto", PARALLEL_SEQ="9"))
+    check(p.returncode == 2 and "RAVEL_SHARD_COUNT" in p.stderr,
+          "direct run, shard=auto without a count: exit %d %r" % (p.returncode, p.stderr[-300:]))
+
+
+def shards_of(args, d, prog, pargs, n, tag, *opts):
+    files = []
+    for i in range(1, n + 1):
+        out = os.path.join(d, "%s.%d.json" % (tag, i))
+        p = run(args, "--strategy", "dpor", "--executions", "0", "--jobs", "1", "--json", "--shard",
+                "%d/%d" % (i, n), "--fingerprints-file", "%s.%d.fp" % (tag, i), *opts, prog=prog, prog_args=pargs,
+                cwd=d)
+        check(p.returncode == 0, "%s shard %d/%d: %s" % (tag, i, n, p.stderr[-300:]))
+        open(out, "w").write(p.stdout)
+        files.append(out)
+    return files
+
+
+def whole_run(args, d, prog, pargs):
+    p = run(args, "--strategy", "dpor", "--executions", "0", "--jobs", "1", "--json", "--fingerprints-file",
+            "whole.fp", prog=prog, prog_args=pargs, cwd=d)
+    s = json.loads(p.stdout)
+    check(p.returncode == 0 and s["complete"], "unsharded run: %s" % p.stderr[-300:])
+    return s
+
+
+def group_merge(args):
+    for name, pargs, n in (("lastzero", ["10"], 4), ("fib_bench", [], 3)):
+        prog = os.path.join(args.bench, name)
+        with tempfile.TemporaryDirectory() as d:
+            whole = whole_run(args, d, prog, pargs)
+            files = shards_of(args, d, prog, pargs, n, "s")
+            p = merge(args, *files, cwd=d)
+            try:
+                m = json.loads(p.stdout)
+            except ValueError:
+                m = None
+            if not check(p.returncode == 0 and m, "%s merge: %s" % (name, p.stderr[-400:])):
+                continue
+            print("%s: unsharded %d traces %s; %d shards merged %d traces %s (%d explored twice)" % (
+                name, whole["traces"], whole["trace_digest"], n, m["traces"], m["trace_digest"],
+                m["traces_explored_twice"]))
+            check(m["traces"] == whole["traces"] and m["trace_digest"] == whole["trace_digest"],
+                  "%s: merged %d %s, unsharded %d %s" % (name, m["traces"], m["trace_digest"], whole["traces"],
+                                                         whole["trace_digest"]))
+            check(m["complete"] and m["guarantee"].startswith("exhausted: all %d traces" % whole["traces"]),
+                  "%s: guarantee %r" % (name, m["guarantee"]))
+            if name != "lastzero":
+                continue
+            # Bad inputs: one line, exit 2, nothing claimed.
+            one_line_exit2(merge(args, *files[:2], files[3], cwd=d), "missing shard", "shard 3 of 4 missing")
+            text = open(files[2]).read()
+            open(os.path.join(d, "cut.json"), "w").write(text[:len(text) // 2])
+            one_line_exit2(merge(args, files[0], files[1], "cut.json", files[3], cwd=d), "corrupted summary",
+                           "cut.json: not a shard's summary")
+            open(os.path.join(d, "empty.json"), "w").write("")
+            one_line_exit2(merge(args, files[0], files[1], "empty.json", files[3], cwd=d), "empty summary",
+                           "not JSON")
+            fp = os.path.join(d, "s.2.fp")
+            lines = open(fp).read().splitlines(True)
+            open(fp, "w").write("".join(lines[:-1]))
+            one_line_exit2(merge(args, *files, cwd=d), "truncated fingerprints", "does not match")
+            open(fp, "w").write("".join(lines[:-1]) + "zz\n")
+            one_line_exit2(merge(args, *files, cwd=d), "corrupted fingerprints", "not a fingerprints file")
+            open(fp, "w").write("".join(lines))
+            one_line_exit2(merge(args, files[0], files[1], files[2], files[1], cwd=d), "shard given twice",
+                           "given twice")
+            other = shards_of(args, d, prog, ["9"], 4, "o")
+            one_line_exit2(merge(args, files[0], files[1], other[2], files[3], cwd=d), "other arguments",
+                           '"arguments":["10"] vs "arguments":["9"]')
+            other = shards_of(args, d, os.path.join(args.bench, "readers"), ["3"], 4, "r")
+            one_line_exit2(merge(args, files[0], files[1], other[2], files[3], cwd=d), "other program",
+                           "different searches")
+            other = shards_of(args, d, prog, pargs, 3, "t")
+            one_line_exit2(merge(args, files[0], files[1], other[2], cwd=d), "other split", "not one split")
+            plain = os.path.join(d, "plain.json")
+            p = run(args, "--strategy", "dpor", "--executions", "0", "--json", prog=prog, prog_args=pargs, cwd=d)
+            open(plain, "w").write(p.stdout)
+            one_line_exit2(merge(args, plain, cwd=d), "unsharded summary", "without --shard")
+            # A shard stopped by its budget: merged, but not exhausted.
+            short = shards_of(args, d, prog, pargs, 4, "b", "--executions", "5")
+            p = merge(args, files[0], short[1], files[2], files[3], cwd=d)
+            m = json.loads(p.stdout) if p.returncode == 0 else None
+            if check(m, "budget-stopped shard: %s" % p.stderr[-300:]):
+                check(not m["complete"] and m["guarantee"].startswith("not exhausted") and
+                      "shard 2/4 did not exhaust its part" in m["guarantee"],
+                      "budget-stopped shard: guarantee %r" % m["guarantee"])
+
+
+def group_parallel(args):
+    if not shutil.which("parallel"):
+        print("GNU parallel is not installed (scripts/install-deps installs it): skipped")
+        sys.exit(77)
+    prog = os.path.join(args.bench, "lastzero")
+    with tempfile.TemporaryDirectory() as d:
+        whole = whole_run(args, d, prog, ["10"])
+        env = clean_env()
+        p = subprocess.run(["parallel", "--will-cite", "-j", "2", args.ravel, "run", "--shard", "auto/4",
+                            "--strategy", "dpor", "--executions", "0", "--jobs", "1", "--json",
+                            "--fingerprints-file", "fp.{}", "--", prog, "10", ">", "s.{}.json",
+                            ":::", "1", "2", "3", "4"],
+                           capture_output=True, text=True, timeout=600, env=env, cwd=d)
+        check(p.returncode == 0, "parallel: %s" % p.stderr[-400:])
+        files = ["s.%d.json" % i for i in range(1, 5)]
+        seen = sorted(json.load(open(os.path.join(d, f)))["shard"]["index"] for f in files)
+        check(seen == [1, 2, 3, 4], "parallel's jobs ran shards %r" % seen)
+        p = merge(args, *files, cwd=d)
+        m = json.loads(p.stdout) if p.returncode == 0 else None
+        if check(m, "merge: %s" % p.stderr[-300:]):
+            print("parallel, 4 shards of lastzero(10): %d traces %s; unsharded %d %s" % (
+                m["traces"], m["trace_digest"], whole["traces"], whole["trace_digest"]))
+            check(m["traces"] == whole["traces"] and m["trace_digest"] == whole["trace_digest"] and m["complete"],
+                  "parallel: merged %r, unsharded %r" % (m, whole))
+
+
+def group_recipes(args):
+    prog = os.path.join(args.bench, "lastzero")
+    ravel_dir = os.path.dirname(args.ravel)
+    with tempfile.TemporaryDirectory() as d:
+        whole = whole_run(args, d, prog, ["8"])
+
+        def merged(what, sub, prefix):
+            files = sorted(os.path.join(sub, f) for f in os.listdir(os.path.join(d, sub))
+                           if f.startswith(prefix) and f.endswith(".json"))
+            p = merge(args, *files, cwd=d)
+            m = json.loads(p.stdout) if p.returncode == 0 else None
+            if check(m, "%s: merge: %s" % (what, p.stderr[-300:])):
+                print("%s: %d shards merged: %d traces %s; unsharded %d %s" % (
+                    what, len(files), m["traces"], m["trace_digest"], whole["traces"], whole["trace_digest"]))
+                check(m["complete"] and m["traces"] == whole["traces"] and
+                      m["trace_digest"] == whole["trace_digest"], "%s: merged %r" % (what, m))
+
+        script = os.path.join(args.examples, "scale-out", "slurm-array.sbatch")
+        for task in (2, 4, 6, 8):
+            env = clean_env(SLURM_ARRAY_TASK_ID=str(task), SLURM_ARRAY_TASK_MIN="2", SLURM_ARRAY_TASK_MAX="8",
+                            SLURM_ARRAY_TASK_STEP="2", SLURM_ARRAY_TASK_COUNT="4", PROGRAM=prog, ARGS="8",
+                            OUT=os.path.join(d, "slurm"), RAVEL=args.ravel)
+            p = subprocess.run(["bash", script], capture_output=True, text=True, timeout=300, env=env, cwd=d)
+            check(p.returncode == 0, "slurm task %d: %s" % (task, p.stderr[-300:]))
+        merged("slurm-array.sbatch", "slurm", "summary.")
+        try:
+            import yaml
+        except ImportError:
+            yaml = None
+        if yaml:
+            job = yaml.safe_load(open(os.path.join(args.examples, "scale-out", "k8s-indexed-job.yaml")))
+            spec = job["spec"]
+            check(spec["completionMode"] == "Indexed", "k8s: not an Indexed Job")
+            c = spec["template"]["spec"]["containers"][0]
+            env = {e["name"]: e["value"] for e in c["env"]}
+            check(env.get("RAVEL_SHARD_COUNT") == str(spec["completions"]),
+                  "k8s: RAVEL_SHARD_COUNT %r, completions %r" % (env.get("RAVEL_SHARD_COUNT"), spec["completions"]))
+            os.mkdir(os.path.join(d, "k8s"))
+            cmd = c["command"][-1].replace("/results/", d + "/k8s/").replace("/app/lastzero 15", prog + " 8")
+            for i in range(spec["completions"]):
+                e = clean_env(JOB_COMPLETION_INDEX=str(i), PATH=ravel_dir + ":" + os.environ["PATH"], **env)
+                p = subprocess.run(c["command"][:-1] + [cmd], capture_output=True, text=True, timeout=300, env=e,
+                                   cwd=d)
+                check(p.returncode == 0, "k8s pod %d: %s" % (i, p.stderr[-300:]))
+            merged("k8s-indexed-job.yaml", "k8s", "summary.")
+        else:
+            print("no PyYAML: the Kubernetes manifest was not run")
+        if shutil.which("parallel"):
+            p = subprocess.run([os.path.join(args.examples, "scale-out", "parallel.sh"), "3", prog, "8"],
+                               capture_output=True, text=True, timeout=300,
+                               env=clean_env(RAVEL=args.ravel, OUT="par"), cwd=d)
+            check(p.returncode == 0 and "exhausted: all %d traces" % whole["traces"] in p.stderr,
+                  "parallel.sh: %s" % p.stderr[-400:])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("group")
+    ap.add_argument("--ravel", required=True)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--examples", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                                       "examples"))
+    args = ap.parse_args()
+    {"auto": group_auto, "merge": group_merge, "parallel": group_parallel, "recipes": group_recipes}[args.group](args)
+    if FAILURES:
+        print("%d failure(s)" % len(FAILURES))
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
