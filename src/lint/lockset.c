@@ -357,7 +357,16 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             r.write = a->write;
             r.priv = own && p->aps[a->ap].has_param;
             r.ctx = c;
-            r.held = a->held;
+            /* Locks reached through the thread's argument (`&pool->lock`)
+             * in the root's terms, like the accesses. */
+            memset(&r.held, 0, sizeof r.held);
+            for (uint32_t k = 0; k < a->held.n; k++) {
+                uint32_t mode = a->held.v[k] & RAVEL__LINT_LS_SHARED;
+                uint32_t l = ravel__lint_ap_subst(p, a->held.v[k] & ~RAVEL__LINT_LS_SHARED,
+                                                  &targ, 1);
+                if (l)
+                    r.held.v[r.held.n++] = l | mode;
+            }
             r.live = a->live;
             r.partner = NONE;
             push(&all, &r);
