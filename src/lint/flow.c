@@ -192,6 +192,21 @@ static void ts_union(struct ravel__lint_tset *s, const struct ravel__lint_tset *
         ts_add(s, o->v[i]);
 }
 
+static void ts_intersect(struct ravel__lint_tset *s, const struct ravel__lint_tset *o)
+{
+    if (o->all)
+        return;
+    if (s->all) {
+        *s = *o;
+        return;
+    }
+    uint8_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (ravel__lint_ts_has(o, s->v[i]))
+            s->v[k++] = s->v[i];
+    s->n = k;
+}
+
 static bool ts_equal(const struct ravel__lint_tset *a, const struct ravel__lint_tset *b)
 {
     if (a->n != b->n || a->all != b->all)
@@ -233,6 +248,37 @@ static bool iface_ok(const struct ravel__lint_prog *p, uint32_t ap)
         default:
             return false;
         }
+    }
+}
+
+/* A joined handle for the summary: an index the caller cannot name (the
+ * callee's loop variable in `pthread_join(pool->threads[i], 0)`) becomes
+ * "any index", which may alias every element; 0 when more is local. */
+static uint32_t iface_join(struct ravel__lint_prog *p, uint32_t ap)
+{
+    if (ap == 0 || iface_ok(p, ap))
+        return ap;
+    const struct ravel__lint_ap x = p->aps[ap];
+    switch ((enum ravel__lint_ap_kind)x.kind) {
+    case RAVEL__AP_INDEX: {
+        uint32_t par = iface_join(p, x.parent);
+        uint32_t ix = (uint32_t)x.a;
+        if (!iface_ok(p, ix)) {
+            uint32_t any = ravel__lint_sym(p, "(any index)", NONE, RAVEL__SYM_GLOBAL);
+            ix = ravel__lint_ap_root(p, RAVEL__AP_GLOBAL, any, 0);
+        }
+        return par ? ravel__lint_ap_index(p, par, ix, x.b) : 0;
+    }
+    case RAVEL__AP_OFFSET: {
+        uint32_t par = iface_join(p, x.parent);
+        return par ? ravel__lint_ap_offset(p, par, x.a) : 0;
+    }
+    case RAVEL__AP_DEREF: {
+        uint32_t par = iface_join(p, x.parent);
+        return par ? ravel__lint_ap_deref(p, par) : 0;
+    }
+    default:
+        return 0;
     }
 }
 
@@ -438,6 +484,8 @@ struct state {
                        a thread (directly or in a callee) */
     struct ravel__lint_lockset held, released;
     uint32_t null_ap; /* a pointer known null on every path here, or 0 */
+    struct ravel__lint_lockset jh; /* thread handles joined on every path
+                                      here (summary terms), for callers */
     struct ravel__lint_tset created, joined;
     uint32_t npend;
     struct ravel__lint_pend *pend; /* RAVEL__LINT_PEND_MAX entries */
@@ -496,7 +544,7 @@ static uint32_t lock_base(const struct ravel__lint_prog *p, uint32_t l)
 
 /* Merges s into d (d = d join s); returns whether d changed. */
 static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
-                     const struct state *s)
+                     const struct state *s, bool back)
 {
     bool changed_null = false;
     if (!s->reached)
@@ -524,7 +572,17 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
     }
     ls_union_may(&d->released, &s->released);
     ts_union(&d->created, &s->created);
-    ts_union(&d->joined, &s->joined);
+    /* A thread is joined where paths meet only if it is joined on both
+     * (an error path's cleanup joins nothing on the normal path), except
+     * around a loop: a join loop joins one element per round, so its
+     * back edge brings the joins of the rounds so far. */
+    if (back) {
+        ts_union(&d->joined, &s->joined);
+        ls_union_must(&d->jh, &s->jh);
+    } else {
+        ts_intersect(&d->joined, &s->joined);
+        ls_intersect(&d->jh, &s->jh);
+    }
     bool changed = changed_null;
     if (d->guard != s->guard && d->guard) {
         d->guard = 0;
@@ -1174,10 +1232,8 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 if (ravel__lint_ts_has(&st->created, i) &&
                     handle_matches(p, fx->sum->insts[i].handle, h))
                     ts_add(&st->joined, i);
-            if (fx->rec && iface_ok(p, h)) {
-                PUSH(fx->sum->joins, fx->sum->njoins, fx->sum->capjoins);
-                fx->sum->joins[fx->sum->njoins++] = h;
-            }
+            if ((h = iface_join(p, h)) != 0)
+                ls_add_must(&st->jh, h);
         }
         free(map);
         /* 6. The callee's effect on locks. */
@@ -1242,10 +1298,8 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 if (ravel__lint_ts_has(&st->created, i) &&
                     handle_matches(p, fx->sum->insts[i].handle, l))
                     ts_add(&st->joined, i);
-            if (fx->rec && iface_ok(p, l)) {
-                PUSH(fx->sum->joins, fx->sum->njoins, fx->sum->capjoins);
-                fx->sum->joins[fx->sum->njoins++] = l;
-            }
+            if ((l = iface_join(p, l)) != 0)
+                ls_add_must(&st->jh, l);
             break;
         default:
             break;
@@ -1485,6 +1539,38 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
         }
     }
 
+    /* Joined threads are recomputed from every incoming edge's latest
+     * state (not accumulated like the rest): a thread counts as joined
+     * where paths meet when every forward edge joined it, or a loop's
+     * back edge did (a join loop joins one element per round). An
+     * accumulated intersection would keep the state of a block's first,
+     * partial visit. Edges are the function's successor entries. */
+    uint32_t fs = b0[0].first_succ;
+    uint32_t nedge = b0[nb - 1].first_succ + b0[nb - 1].nsucc - fs;
+    struct ravel__lint_tset *ej = malloc(((size_t)nedge + 1) * sizeof *ej);
+    struct ravel__lint_lockset *ejh = malloc(((size_t)nedge + 1) * sizeof *ejh);
+    RAVEL__CHECK(ejh != NULL);
+    uint8_t *eset = calloc((size_t)nedge + 1, 1);
+    uint32_t *pfirst = calloc((size_t)nb + 1, sizeof *pfirst);
+    uint32_t *pedge = malloc(((size_t)nedge + 1) * sizeof *pedge);
+    uint32_t *esrc = malloc(((size_t)nedge + 1) * sizeof *esrc);
+    RAVEL__CHECK(ej && eset && pfirst && pedge && esrc);
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t k = 0; k < b0[b].nsucc; k++) {
+            esrc[b0[b].first_succ + k - fs] = b;
+            pfirst[p->succs[b0[b].first_succ + k] + 1]++;
+        }
+    for (uint32_t b = 0; b < nb; b++)
+        pfirst[b + 1] += pfirst[b];
+    {
+        uint32_t *fill = malloc(((size_t)nb + 1) * sizeof *fill);
+        RAVEL__CHECK(fill != NULL);
+        memcpy(fill, pfirst, ((size_t)nb + 1) * sizeof *fill);
+        for (uint32_t e = 0; e < nedge; e++)
+            pedge[fill[p->succs[fs + e]]++] = e;
+        free(fill);
+    }
+
     /* The fixpoint: a FIFO of blocks whose entry state changed. */
     uint32_t head = 0, count = 0;
     queue[0] = 0;
@@ -1509,7 +1595,44 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
                 edge_on(&fx, &edge, on);
                 out = &edge;
             }
-            if (st_merge(p, &in[t], out) && !inq[t]) {
+            uint32_t ei = b0[b].first_succ + s - fs;
+            ej[ei] = out->joined;
+            ejh[ei] = out->jh;
+            eset[ei] = 1;
+            struct ravel__lint_tset oldj = in[t].joined;
+            struct ravel__lint_lockset oldjh = in[t].jh;
+            bool was = in[t].reached;
+            bool ch = st_merge(p, &in[t], out, true);
+            struct ravel__lint_tset fwd, bk;
+            struct ravel__lint_lockset hfwd, hbk;
+            bool any_fwd = false;
+            memset(&bk, 0, sizeof bk);
+            memset(&fwd, 0, sizeof fwd);
+            memset(&hbk, 0, sizeof hbk);
+            memset(&hfwd, 0, sizeof hfwd);
+            for (uint32_t k = pfirst[t]; k < pfirst[t + 1]; k++) {
+                uint32_t e2 = pedge[k];
+                if (!eset[e2])
+                    continue;
+                if (t <= esrc[e2]) {
+                    ts_union(&bk, &ej[e2]);
+                    ls_union_must(&hbk, &ejh[e2]);
+                } else if (!any_fwd) {
+                    fwd = ej[e2];
+                    hfwd = ejh[e2];
+                    any_fwd = true;
+                } else {
+                    ts_intersect(&fwd, &ej[e2]);
+                    ls_intersect(&hfwd, &ejh[e2]);
+                }
+            }
+            ts_union(&fwd, &bk);
+            ls_union_must(&hfwd, &hbk);
+            in[t].joined = fwd;
+            in[t].jh = hfwd;
+            if (was && (!ts_equal(&fwd, &oldj) || !ls_equal(&hfwd, &oldjh)))
+                ch = true;
+            if (ch && !inq[t]) {
                 queue[(head + count) % (nb + 1)] = t;
                 count++;
                 inq[t] = 1;
@@ -1532,7 +1655,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
         bool returns = b0[b].nsucc == 0 && b0[b].nevents > 0 &&
                        p->events[b0[b].first_event + b0[b].nevents - 1].kind == RAVEL__EV_RET;
         if (returns)
-            st_merge(p, &exit, &cur);
+            st_merge(p, &exit, &cur, false);
     }
 
     /* The summary. */
@@ -1561,6 +1684,10 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
             sum->out[sum->nout++] = pc;
         }
         live_of(&exit, &sum->live_out);
+        for (uint32_t i = 0; i < exit.jh.n; i++) {
+            PUSH(sum->joins, sum->njoins, sum->capjoins);
+            sum->joins[sum->njoins++] = exit.jh.v[i];
+        }
     }
     sum->done = true;
 
@@ -1570,6 +1697,12 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     free(exit.pend);
     free(edge.pend);
     free(fx.gstores);
+    free(ej);
+    free(ejh);
+    free(eset);
+    free(pfirst);
+    free(pedge);
+    free(esrc);
     free(in);
     free(queue);
     free(inq);

@@ -338,6 +338,35 @@ static void mark_taken(const struct ravel__lint_prog *p, uint8_t *taken, uint32_
     }
 }
 
+/* The one object a returned value denotes, or MANY: a global, heap or
+ * parameter-based object, also when the value joins it with NULL (one
+ * return of the object and one of NULL on an error path, merged into a
+ * phi at -O0). */
+static uint32_t returned_object(const struct ravel__lint_prog *p, uint32_t v)
+{
+    if (v == NONE)
+        return MANY;
+    const struct ravel__lint_val *val = &p->vals[v];
+    uint32_t ap = val->ap[0];
+    if (val->n > 1) {
+        /* A phi: its own opaque primary, then the inputs. */
+        ap = 0;
+        for (uint32_t m = 1; m < val->n; m++) {
+            uint32_t x = val->ap[m];
+            if (x && p->aps[x].kind == RAVEL__AP_INT && p->aps[x].a == 0)
+                continue;
+            if (ap && ap != x)
+                return MANY;
+            ap = x;
+        }
+    }
+    if (ap == 0 || p->aps[ap].has_index)
+        return MANY;
+    enum ravel__lint_ap_kind rk = ravel__lint_ap_rootkind(p, ap);
+    return rk == RAVEL__AP_GLOBAL || rk == RAVEL__AP_ALLOC || rk == RAVEL__AP_PARAM ? ap
+                                                                                    : MANY;
+}
+
 static void note(uint32_t *slot, uint32_t ap)
 {
     if (*slot == 0)
@@ -387,14 +416,7 @@ static uint32_t objects_round(struct ravel__lint_prog *p)
                         note(&w.obj[a], p->vals[v].ap[0]);
                 } else if (e->kind == RAVEL__EV_RET) {
                     uint32_t v = e->nargs ? ravel__lint_ev_arg(p, e, 0) : NONE;
-                    uint32_t ap = v == NONE ? 0 : ravel__lint_val_primary(p, v);
-                    enum ravel__lint_ap_kind rk =
-                        ap ? ravel__lint_ap_rootkind(p, ap) : RAVEL__AP_UNKNOWN;
-                    bool ok = v != NONE && p->vals[v].n == 1 &&
-                              (rk == RAVEL__AP_GLOBAL || rk == RAVEL__AP_ALLOC ||
-                               rk == RAVEL__AP_PARAM) &&
-                              !p->aps[ap].has_index;
-                    note(&ret[f], ok ? ap : MANY);
+                    note(&ret[f], returned_object(p, v));
                 }
             }
         }
