@@ -606,8 +606,13 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
             }
         }
         if (!found) {
+            /* Once the set is full, a new check only displaces an old
+             * one: not a change worth another visit (in a loop that
+             * meets more checks than fit, the two would take turns until
+             * the visit bound). */
+            if (d->npend < RAVEL__LINT_PEND_MAX)
+                changed = true;
             pend_add(d, &s->pend[i]);
-            changed = true;
         }
     }
     return changed;
