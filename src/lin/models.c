@@ -788,6 +788,7 @@ static const char *const txn_names[] = {"txn", NULL};
 static bool micro_op(struct base *m, uint32_t v, bool *write)
 {
     const struct ravel__lin_vent *e = V(m, v);
+    *write = false;
     if (e->kind != RAVEL__LIN_VEC || e->len != 3)
         return false;
     uint32_t f = ravel__lin_vkids(&m->h->vals, v)[0];
@@ -828,7 +829,7 @@ static int txn_open(void **self, struct ravel__lin_history *h,
         const struct ravel__lin_op *o = &h->ops[i];
         uint32_t t = o->out != RAVEL__LIN_V_NONE ? o->out : o->in;
         const struct ravel__lin_vent *e = V(m, t);
-        bool ok = e->kind == RAVEL__LIN_VEC, ro = true, w;
+        bool ok = e->kind == RAVEL__LIN_VEC, ro = true, w = false;
         for (uint32_t k = 0; ok && k < e->len; k++) {
             ok = micro_op(m, ravel__lin_vkids(&h->vals, t)[k], &w);
             ro = ro && !w;
