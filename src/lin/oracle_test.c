@@ -42,6 +42,8 @@ enum kind {
     K_ADD, K_READC,                  /* counter */
     K_SADD, K_SREM, K_SREAD,         /* set */
     K_PUSH, K_TAKE,                  /* queue, stack, unordered-queue */
+    K_ACQ, K_REL,                    /* mutex */
+    K_TXN,                           /* multi-register */
 };
 
 /* A test operation: what the reference object sees. */
@@ -52,6 +54,9 @@ struct top {
     bool known;   /* output known */
     int out;      /* int output; -1: nil/empty; bool 0/1; set bitmask */
     char s[64];   /* kv: string output (get) or input (put/append) */
+    /* multi-register: nm micro-operations, each a write (mw) or read of
+     * register mk with value mv (-1: nil, which a read always may be) */
+    int nm, mw[3], mk[3], mv[3];
     uint64_t call, ret;
 };
 
@@ -63,12 +68,17 @@ struct rs {
     unsigned set;      /* bitmask of elements 0..3 */
     int items[MAXN];   /* queue/stack/bag contents */
     int nitems;
+    bool held;         /* mutex */
+    int mreg[2];       /* multi-register, -1: unset */
 };
 
-enum mkind { M_REG, M_CAS, M_KV, M_COUNTER, M_SET, M_QUEUE, M_STACK, M_BAG };
-static const char *const mname[] = {"register", "cas-register", "kv",
-                                    "counter",  "set",          "queue",
-                                    "stack",    "unordered-queue"};
+enum mkind {
+    M_REG, M_CAS, M_KV, M_COUNTER, M_SET, M_QUEUE, M_STACK, M_BAG, M_MUTEX,
+    M_TXN
+};
+static const char *const mname[] = {
+    "register", "cas-register",    "kv",    "counter",       "set",
+    "queue",    "stack", "unordered-queue", "mutex", "multi-register"};
 
 /*
  * The reference step: fills up to MAXN+1 successor states and returns
@@ -133,6 +143,23 @@ static int ref_step(enum mkind mk, const struct rs *s, const struct top *o,
         break;
     case K_PUSH:
         t.items[t.nitems++] = o->a;
+        break;
+    case K_ACQ:
+    case K_REL:
+        /* acquire needs the lock free, release needs it held */
+        if (s->held != (o->k == K_REL))
+            return 0;
+        t.held = o->k == K_ACQ;
+        break;
+    case K_TXN:
+        /* micro-operations in order; reads see earlier writes */
+        for (int i = 0; i < o->nm; i++) {
+            if (o->mw[i])
+                t.mreg[o->mk[i]] = o->mv[i];
+            else if (o->known && o->mv[i] != -1 &&
+                     o->mv[i] != t.mreg[o->mk[i]])
+                return 0;
+        }
         break;
     case K_TAKE:
         if (s->nitems == 0) {
@@ -224,6 +251,18 @@ static void random_op(enum mkind mk, struct ravel__prng *r, struct top *o)
         o->k = (enum kind)(K_SADD + c);
         o->a = (int)ravel__prng_below(r, 3);
         break;
+    case M_MUTEX:
+        o->k = ravel__prng_below(r, 2) ? K_ACQ : K_REL;
+        break;
+    case M_TXN:
+        o->k = K_TXN;
+        o->nm = 1 + (int)ravel__prng_below(r, 3);
+        for (int i = 0; i < o->nm; i++) {
+            o->mw[i] = (int)ravel__prng_below(r, 2);
+            o->mk[i] = (int)ravel__prng_below(r, 2);
+            o->mv[i] = o->mw[i] ? (int)ravel__prng_below(r, 3) : -1;
+        }
+        break;
     default:
         o->k = c == 0 ? K_PUSH : c == 1 ? K_TAKE
                                         : (ravel__prng_below(r, 2) ? K_PUSH
@@ -257,6 +296,17 @@ static void fill_output(enum mkind mk, struct rs *s, struct top *o,
         else
             o->out = s->items[ravel__prng_below(r, (uint64_t)s->nitems)];
         break;
+    case K_TXN: {
+        /* each read returns what the registers hold at that point */
+        int regs[2] = {s->mreg[0], s->mreg[1]};
+        for (int i = 0; i < o->nm; i++) {
+            if (o->mw[i])
+                regs[o->mk[i]] = o->mv[i];
+            else
+                o->mv[i] = regs[o->mk[i]];
+        }
+        break;
+    }
     default: o->known = false; break; /* writes: output not used */
     }
     struct rs next[MAXN + 1];
@@ -272,7 +322,7 @@ static void build(enum mkind mk, const struct top *ops, int n,
     struct ravel__lin_values *vs = &h->vals;
     static const char *const fnames[] = {
         "read", "write", "cas", "get", "put", "append", "add", "read",
-        "add", "remove", "read", NULL, NULL};
+        "add", "remove", "read", NULL, NULL, "acquire", "release", "txn"};
     char err[256];
     for (int i = 0; i < n; i++) {
         const struct top *o = &ops[i];
@@ -308,6 +358,33 @@ static void build(enum mkind mk, const struct top *ops, int n,
         }
         if (mk == M_KV)
             key = ravel__lin_int(vs, o->key);
+        if (o->k == K_TXN) {
+            /* in: reads of nil; out (when known): the values read */
+            static const char *const regname[] = {"x", "y"};
+            uint32_t mi[3], mo[3];
+            for (int x = 0; x < o->nm; x++) {
+                const char *fk = o->mw[x] ? (x % 2 ? "w" : "write")
+                                          : (x % 2 ? "r" : "read");
+                uint32_t t3[3] = {
+                    ravel__lin_intern(vs, RAVEL__LIN_KEYWORD, 0, fk,
+                                      strlen(fk), NULL, 0),
+                    ravel__lin_intern(vs, RAVEL__LIN_KEYWORD, 0,
+                                      regname[o->mk[x]], 1, NULL, 0),
+                    o->mw[x] ? ravel__lin_int(vs, o->mv[x])
+                             : RAVEL__LIN_V_NIL};
+                mi[x] = ravel__lin_intern(vs, RAVEL__LIN_VEC, 0, NULL, 0, t3,
+                                          3);
+                if (!o->mw[x] && o->mv[x] >= 0)
+                    t3[2] = ravel__lin_int(vs, o->mv[x]);
+                mo[x] = ravel__lin_intern(vs, RAVEL__LIN_VEC, 0, NULL, 0, t3,
+                                          3);
+            }
+            in = ravel__lin_intern(vs, RAVEL__LIN_VEC, 0, NULL, 0, mi,
+                                   (uint32_t)o->nm);
+            if (o->known && o->ret != RAVEL__LIN_NEVER)
+                out = ravel__lin_intern(vs, RAVEL__LIN_VEC, 0, NULL, 0, mo,
+                                        (uint32_t)o->nm);
+        }
         if (o->known && o->ret != RAVEL__LIN_NEVER) {
             switch (o->k) {
             case K_READ:
@@ -400,6 +477,7 @@ static void run_model(enum mkind mk, uint64_t seed)
         struct rs st;
         memset(&st, 0, sizeof st);
         st.reg = -1;
+        st.mreg[0] = st.mreg[1] = -1;
         for (int i = 0; i < n; i++) {
             struct top *o = &ops[order[i]];
             if (o->ret == RAVEL__LIN_NEVER && ravel__prng_below(&r, 2))
@@ -419,7 +497,17 @@ static void run_model(enum mkind mk, uint64_t seed)
         int tries = ravel__prng_below(&r, 2) ? 4 : 0;
         for (int t = 0; t < tries; t++) {
             struct top *o = &ops[ravel__prng_below(&r, (uint64_t)n)];
-            if (o->known) {
+            if (o->k == K_TXN && o->known) {
+                /* a read that saw another value */
+                for (int x = 0; x < o->nm; x++)
+                    if (!o->mw[x]) {
+                        o->mv[x] = (o->mv[x] + 2) % 4 - 1;
+                        tries = 0;
+                        break;
+                    }
+            } else if (o->k == K_ACQ || o->k == K_REL) {
+                tries = 0; /* no outputs: the order alone decides */
+            } else if (o->known) {
                 tries = 0;
                 if (o->k == K_GET)
                     snprintf(o->s, sizeof o->s, "%s",
@@ -435,6 +523,7 @@ static void run_model(enum mkind mk, uint64_t seed)
         struct rs s0;
         memset(&s0, 0, sizeof s0);
         s0.reg = -1;
+        s0.mreg[0] = s0.mreg[1] = -1;
         bool want = oracle(mk, ops, n, &s0, 0);
         struct ravel__lin_history h;
         CHECK_EQ(ravel__lin_history_init(&h), 0);
@@ -498,6 +587,8 @@ CHECK_TEST(set_agrees) { run_model(M_SET, seed); }
 CHECK_TEST(queue_agrees) { run_model(M_QUEUE, seed); }
 CHECK_TEST(stack_agrees) { run_model(M_STACK, seed); }
 CHECK_TEST(unordered_queue_agrees) { run_model(M_BAG, seed); }
+CHECK_TEST(mutex_agrees) { run_model(M_MUTEX, seed); }
+CHECK_TEST(multi_register_agrees) { run_model(M_TXN, seed); }
 
 int main(void)
 {
@@ -506,5 +597,6 @@ int main(void)
            (unsigned long long)seed, (unsigned long long)seed);
     return CHECK_RUN(register_agrees, cas_register_agrees, kv_agrees,
                      counter_agrees, set_agrees, queue_agrees, stack_agrees,
-                     unordered_queue_agrees);
+                     unordered_queue_agrees, mutex_agrees,
+                     multi_register_agrees);
 }
