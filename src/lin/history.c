@@ -307,7 +307,12 @@ int ravel__lin_finish(struct ravel__lin_history *h, char *err, size_t errlen)
     h->nops = m;
     for (uint32_t p = 0; p < h->nprocs; p++)
         h->pending[p] = 0;
-    if (h->nops > 1)
+    /* Readers add operations in call order almost always: sort only when
+     * needed (the sort is stable either way, see cmp_call). */
+    bool sorted = true;
+    for (uint32_t i = 1; i < h->nops && sorted; i++)
+        sorted = cmp_call(&h->ops[i - 1], &h->ops[i]) <= 0;
+    if (!sorted)
         qsort(h->ops, h->nops, sizeof *h->ops, cmp_call);
     RAVEL__UNUSED(err);
     RAVEL__UNUSED(errlen);

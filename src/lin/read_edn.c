@@ -32,6 +32,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Keywords repeat on every line of a history (:process, :type, :invoke,
+ * :f...): a small cache from their text to their id spares the hashing
+ * and the table probe. Direct-mapped by length and first bytes; a hit is
+ * confirmed byte for byte against the interned text.
+ */
+#define KW_CACHE 64
+struct kwc {
+    uint32_t id; /* id + 1; 0: empty */
+    uint32_t len;
+};
+
 struct ps {
     const char *p, *end;
     uint32_t line;
@@ -40,6 +52,7 @@ struct ps {
     size_t errlen;
     int depth;
     bool failed;
+    struct kwc *kw; /* keyword cache, or NULL */
 };
 
 static uint32_t fail(struct ps *ps, const char *msg)
@@ -123,6 +136,19 @@ static uint32_t string(struct ps *ps)
 {
     uint32_t start_line = ps->line;
     ps->p++; /* opening quote */
+    /* Most strings have no escapes: intern them straight from the input. */
+    {
+        size_t n = (size_t)(ps->end - ps->p);
+        const char *q = memchr(ps->p, '"', n);
+        if (q && !memchr(ps->p, '\\', (size_t)(q - ps->p))) {
+            for (const char *l = ps->p;
+                 (l = memchr(l, '\n', (size_t)(q - l))) != NULL; l++)
+                ps->line++;
+            uint32_t id = ravel__lin_str(ps->vs, ps->p, (size_t)(q - ps->p));
+            ps->p = q + 1;
+            return id == RAVEL__LIN_V_NONE ? fail(ps, "too many values") : id;
+        }
+    }
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     for (;;) {
         if (ps->p >= ps->end) {
@@ -226,12 +252,26 @@ static uint32_t keyword(struct ps *ps)
     size_t n = (size_t)(ps->p - s);
     if (n == 0)
         return fail(ps, "empty keyword");
+    struct kwc *c = NULL;
+    if (ps->kw) {
+        unsigned slot = ((unsigned)n * 31u + (unsigned char)s[0] * 7u +
+                         (unsigned char)s[n - 1]) %
+                        KW_CACHE;
+        c = &ps->kw[slot];
+        if (c->id && c->len == n &&
+            !memcmp(ravel__lin_vtext(ps->vs, c->id - 1), s, n))
+            return c->id - 1;
+    }
     for (size_t i = 0; i < n; i++)
         if (!sym_char(s[i]))
             return fail(ps, "bad character in keyword");
     uint32_t id = ravel__lin_intern(ps->vs, RAVEL__LIN_KEYWORD, 0, s, n, NULL,
                                     0);
-    return id == RAVEL__LIN_V_NONE ? fail(ps, "too many values") : id;
+    if (id == RAVEL__LIN_V_NONE)
+        return fail(ps, "too many values");
+    if (c)
+        *c = (struct kwc){id + 1, (uint32_t)n};
+    return id;
 }
 
 static uint32_t character(struct ps *ps)
@@ -393,7 +433,7 @@ uint32_t ravel__lin_edn_value(const char **p, const char *end,
                               uint32_t *line, struct ravel__lin_values *vs,
                               char *err, size_t errlen)
 {
-    struct ps ps = {*p, end, *line, vs, err, errlen, 0, false};
+    struct ps ps = {*p, end, *line, vs, err, errlen, 0, false, NULL};
     uint32_t v = value(&ps);
     *p = ps.p;
     *line = ps.line;
@@ -424,16 +464,16 @@ uint32_t ravel__lin_parse_value(struct ravel__lin_history *h, const char *s,
 
 /* ---- histories ---------------------------------------------------------- */
 
-static bool kw(const struct ravel__lin_values *vs, uint32_t id,
-               const char *name)
-{
-    return id < vs->n && vs->v[id].kind == RAVEL__LIN_KEYWORD &&
-           ravel__lin_vis_name(vs, id, name);
-}
+/* Ids of the keywords an event map is read by, interned once. */
+enum { N_PROCESS, N_TYPE, N_F, N_VALUE, N_KEY, N_INVOKE, N_OK, N_FAIL,
+       N_INFO, N_NAMES };
+static const char *const names[N_NAMES] = {
+    "process", "type", "f", "value", "key", "invoke", "ok", "fail", "info"};
 
 /* Handles one event map, given as its forms: key, value, key, value... */
 static int event(struct ps *ps, struct ravel__lin_history *h,
-                 const uint32_t *kv, uint32_t nkv, uint32_t line)
+                 const uint32_t *kv, uint32_t nkv, uint32_t line,
+                 const uint32_t *id)
 {
     struct ravel__lin_values *vs = &h->vals;
     uint32_t process = RAVEL__LIN_V_NONE, type = RAVEL__LIN_V_NONE,
@@ -441,15 +481,15 @@ static int event(struct ps *ps, struct ravel__lin_history *h,
              key = RAVEL__LIN_V_NONE;
     for (uint32_t i = 0; i + 1 < nkv; i += 2) {
         uint32_t k = kv[i], v = kv[i + 1];
-        if (kw(vs, k, "process"))
+        if (k == id[N_PROCESS])
             process = v;
-        else if (kw(vs, k, "type"))
+        else if (k == id[N_TYPE])
             type = v;
-        else if (kw(vs, k, "f"))
+        else if (k == id[N_F])
             f = v;
-        else if (kw(vs, k, "value"))
+        else if (k == id[N_VALUE])
             val = v;
-        else if (kw(vs, k, "key"))
+        else if (k == id[N_KEY])
             key = v;
     }
     ps->line = line;
@@ -466,16 +506,16 @@ static int event(struct ps *ps, struct ravel__lin_history *h,
         return fail(ps, ":f must be a keyword"), -1;
     char msg[300];
     int rc;
-    if (kw(vs, type, "invoke"))
+    if (type == id[N_INVOKE])
         rc = ravel__lin_invoke(h, process, f, key, val, line,
                                RAVEL__LIN_NEVER, msg, sizeof msg);
-    else if (kw(vs, type, "ok"))
+    else if (type == id[N_OK])
         rc = ravel__lin_complete(
             h, process, f, val == RAVEL__LIN_V_NIL ? RAVEL__LIN_V_NONE : val,
             line, RAVEL__LIN_NEVER, msg, sizeof msg);
-    else if (kw(vs, type, "fail"))
+    else if (type == id[N_FAIL])
         rc = ravel__lin_forget(h, process, f, line, msg, sizeof msg);
-    else if (kw(vs, type, "info"))
+    else if (type == id[N_INFO])
         rc = ravel__lin_abandon(h, process, f, line, msg, sizeof msg);
     else
         return fail(ps, ":type must be :invoke, :ok, :fail or :info"), -1;
@@ -488,7 +528,16 @@ int ravel__lin_read_edn(const char *buf, size_t len,
                         struct ravel__lin_history *h, char *err,
                         size_t errlen)
 {
-    struct ps ps = {buf, buf + len, 1, &h->vals, err, errlen, 0, false};
+    struct kwc cache[KW_CACHE];
+    memset(cache, 0, sizeof cache);
+    struct ps ps = {buf, buf + len, 1, &h->vals, err, errlen, 0, false, cache};
+    uint32_t id[N_NAMES];
+    for (int i = 0; i < N_NAMES; i++) {
+        id[i] = ravel__lin_intern(&h->vals, RAVEL__LIN_KEYWORD, 0, names[i],
+                                  strlen(names[i]), NULL, 0);
+        if (id[i] == RAVEL__LIN_V_NONE)
+            return fail(&ps, "out of memory"), -1;
+    }
     skip_ws(&ps);
     /* Events one after another, or all inside one vector or list. */
     char close = 0;
@@ -543,7 +592,7 @@ int ravel__lin_read_edn(const char *buf, size_t len,
         int64_t nkv = elements(&ps, '}', true, &kv);
         if (nkv < 0)
             return -1;
-        int rc = event(&ps, h, kv, (uint32_t)nkv, line);
+        int rc = event(&ps, h, kv, (uint32_t)nkv, line, id);
         free(kv);
         if (rc != 0)
             return -1;
