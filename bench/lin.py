@@ -12,6 +12,18 @@ since a shared machine adds noise that only ever makes runs slower.
 benchmarks are; "wall" figures are whole processes (start, read, parse,
 check, print), as Porcupine's kv figures include parsing.
 
+Wall time on a shared machine is mostly waiting for a core (the load
+average on the 2-core machine this was written on reached 19), and the
+noise only ever adds time: so every wall figure also gives its minimum,
+and a "cpu" column gives the median user+system time of the process,
+which waiting does not inflate. Porcupine's figures are wall times of a
+Go program that may use both cores, so dividing them by ravel's CPU
+time is, if anything, unfair to ravel.
+
+Every verdict is compared with the data's README (the etcd list of
+linearizable histories, kv -ok/-bad); a disagreement is printed and
+makes the script exit 1.
+
 Two baselines are measured in the same run, so the ratios mean something
 on any machine: ravel with --no-prune (the memoised Wing & Gong search
 Porcupine implements, in ravel's code) and the cost of starting ravel on
@@ -23,6 +35,8 @@ No number here is asserted anywhere: this is a report, not a test.
 import argparse
 import json
 import os
+import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,15 +44,33 @@ import tempfile
 import time
 
 
+CPU = {}  # id(result tuple) -> median CPU seconds of those runs
+CODES = {}  # tuple(args) -> set of exit statuses seen
+
+
+def cpu_now():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def wall(args, runs):
-    ts = []
+    """(median, min) wall seconds; the median CPU time goes to CPU."""
+    ts, cs = [], []
     for _ in range(runs):
+        c0 = cpu_now()
         t0 = time.perf_counter()
         p = subprocess.run(args, capture_output=True, text=True)
         ts.append(time.perf_counter() - t0)
+        cs.append(cpu_now() - c0)
         if p.returncode not in (0, 1):
             sys.exit("bench: %s failed: %s" % (" ".join(args), p.stderr))
-    return statistics.median(ts), min(ts)
+        CODES.setdefault(tuple(args), set()).add(p.returncode)
+    res = (statistics.median(ts), min(ts))
+    CPU[id(res)] = statistics.median(cs)
+    return res
+
+
+VERDICTS = {}  # history -> set of verdicts seen in --json runs
 
 
 def check_times(args, runs):
@@ -52,7 +84,22 @@ def check_times(args, runs):
         sums.append(sum(h["seconds"] for h in hs))
         for h in hs:
             per.setdefault(h["history"], []).append(h["seconds"])
+            VERDICTS.setdefault(h["history"], set()).add(h["verdict"])
     return sums, {k: statistics.median(v) for k, v in per.items()}
+
+
+def expected_etcd(data):
+    """The etcd verdicts the data's README gives, by file name."""
+    text = open(os.path.join(data, "README.md")).read()
+    m = re.search(r"Linearizable:(.*?)All other", text, re.S)
+    yes = {int(x.strip(".,")) for x in m.group(1).split()}
+    want = {}
+    for f in os.listdir(os.path.join(data, "jepsen")):
+        n = re.match(r"etcd_(\d+)\.log$", f)
+        if n:
+            want[f] = ("linearizable" if int(n.group(1)) in yes or
+                       int(n.group(1)) == 95 else "not linearizable")
+    return want
 
 
 def med_min(xs):
@@ -135,14 +182,41 @@ def main():
     rows.append(("kv/c10-ok without partitioning by key (wall)", (4.4, 4.4),
                  w, pw[0]))
 
+    # Verdicts against the README: etcd from every --json run (pruned and
+    # --no-prune), kv from the exit status of every timed run.
+    bad = []
+    want = expected_etcd(data)
+    for h, seen in sorted(VERDICTS.items()):
+        w = want.get(os.path.basename(h))
+        if w and seen != {w}:
+            bad.append("%s: %s, README: %s" % (h, sorted(seen), w))
+    nkv = 0
+    for args, codes in sorted(CODES.items()):
+        files = [x for x in args if x.startswith(os.path.join(data, "kv"))]
+        if not files or "--max-steps" in args:
+            continue
+        nkv += 1
+        w = 1 if any(f.endswith("-bad.txt") for f in files) else 0
+        if codes != {w}:
+            bad.append("%s: exit %s, want %d" % (" ".join(args[2:]),
+                                                 sorted(codes), w))
     print("ravel lin benchmark: median of %d runs; %s" % (runs, rv))
+    print("verdicts: %d etcd histories and %d kv runs checked against the "
+          "data's README: %s" % (len([h for h in VERDICTS if
+                                      os.path.basename(h) in want]),
+                                 nkv, "all agree" if not bad else
+                                 "%d DISAGREE" % len(bad)))
+    for b in bad:
+        print("  " + b)
     print("baseline in this run: starting ravel on an empty history takes "
           "%s (min %s)" % (ms(start[0]), ms(start[1])))
     print()
-    hdr = ("what", "Porcupine", "ravel", "(min)", "vs Porcupine",
-           "ravel --no-prune", "prunings")
+    hdr = ("what", "Porcupine", "ravel", "(min)", "vs Porcupine", "cpu",
+           "vs Porcupine (cpu)", "ravel --no-prune", "prunings")
     table = [hdr]
-    for what, porc, (ours, best), plain in rows:
+    for what, porc, res, plain in rows:
+        ours, best = res
+        cpu = CPU.get(id(res))
         table.append((what,
                       "-" if porc is None else
                       (ms(porc[0]) if porc[0] == porc[1]
@@ -150,6 +224,8 @@ def main():
                                        ms(porc[1]))),
                       ms(ours), ms(best),
                       "-" if porc is None else ratio(porc, ours),
+                      "-" if cpu is None else ms(cpu),
+                      "-" if porc is None or not cpu else ratio(porc, cpu),
                       ms(plain), "%.1fx" % (plain / ours)))
     widths = [max(len(r[i]) for r in table) for i in range(len(hdr))]
     for i, r in enumerate(table):
@@ -160,7 +236,10 @@ def main():
     print()
     print("Porcupine: README of the data (Go 1.19, same kind of machine); "
           "its etcd set is 102 histories plus the empty etcd_095.")
+    print("cpu: median user+system time of the ravel process (wall rows "
+          "only); check-only rows are ravel's own search time.")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
