@@ -17,21 +17,25 @@
 #define CW RAVEL__ACC_WAIT
 #define CN RAVEL__ACC_NOTIFY
 #define CK RAVEL__ACC_WOKEN
+#define TK RAVEL__ACC_TAKE
+#define GV RAVEL__ACC_GIVE
 
 #define o false
 #define X true
 static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
-    /*          NONE READ WRITE ACQ REL TEST SHRD WAIT NTFY WOKEN */
-    /* NONE */ {o,   o,   o,    o,  o,  o,   o,   o,   o,   o},
-    /* READ */ {o,   o,   X,    o,  o,  o,   o,   o,   o,   o},
-    /* WRITE*/ {o,   X,   X,    o,  o,  o,   o,   o,   o,   o},
-    /* ACQ  */ {o,   o,   o,    X,  o,  X,   X,   o,   o,   o},
-    /* REL  */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o},
-    /* TEST */ {o,   o,   o,    X,  X,  X,   X,   X,   X,   X},
-    /* SHRD */ {o,   o,   o,    X,  o,  X,   o,   o,   o,   o},
-    /* WAIT */ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o},
-    /* NTFY */ {o,   o,   o,    o,  o,  X,   o,   X,   X,   X},
-    /* WOKEN*/ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o},
+    /*          NONE READ WRITE ACQ REL TEST SHRD WAIT NTFY WOKEN TAKE GIVE */
+    /* NONE */ {o,   o,   o,    o,  o,  o,   o,   o,   o,   o,    o,   o},
+    /* READ */ {o,   o,   X,    o,  o,  o,   o,   o,   o,   o,    o,   o},
+    /* WRITE*/ {o,   X,   X,    o,  o,  o,   o,   o,   o,   o,    o,   o},
+    /* ACQ  */ {o,   o,   o,    X,  o,  X,   X,   o,   o,   o,    o,   o},
+    /* REL  */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    o,   o},
+    /* TEST */ {o,   o,   o,    X,  X,  X,   X,   X,   X,   X,    X,   X},
+    /* SHRD */ {o,   o,   o,    X,  o,  X,   o,   o,   o,   o,    o,   o},
+    /* WAIT */ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o,    o,   o},
+    /* NTFY */ {o,   o,   o,    o,  o,  X,   o,   X,   X,   X,    o,   o},
+    /* WOKEN*/ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o,    o,   o},
+    /* TAKE */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    X,   o},
+    /* GIVE */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    o,   o},
 };
 #undef o
 #undef X
@@ -108,6 +112,12 @@ static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
         return;
     case RAVEL__OP_ATOMIC_CAS:
         add(a, obj, cas_wrote ? W : R);
+        return;
+    case RAVEL__OP_SEM_WAIT:
+        add(a, obj, TK);
+        return;
+    case RAVEL__OP_SEM_POST:
+        add(a, obj, GV);
         return;
     default:
         /* try/timed lock variants, destroy, every condition variable,

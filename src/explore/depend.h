@@ -6,38 +6,52 @@
  * executing them in the other order could change what the program sees.
  * Each event accesses up to two objects, each access in a class:
  *
- *     READ     atomic load, failed compare-exchange, sem_getvalue, a
+ *     READ     atomic load, failed compare-exchange, a
  *              promoted plain read (race-directed scheduling)
  *     WRITE    atomic store / read-modify-write / successful CAS, a
  *              promoted plain write
- *     ACQUIRE  taking a lock (lock, successful trylock, wrlock, rdlock of
- *              a writer, cond wake, sem_wait, once, barrier arrival)
+ *     ACQUIRE  taking a lock (lock, wrlock, spin lock, cond wake)
  *     RELEASE  giving it back (unlock, cond wait's release)
  *     TEST     observing without blocking (trylock, tryjoin, join,
- *              detach, a thread finishing, destroying an object; every
- *              operation on a semaphore, barrier or once: they choose,
- *              count or wait on each other)
+ *              detach, a thread finishing, destroying an object; the
+ *              other operations on a semaphore (trywait, timedwait,
+ *              getvalue), barrier or once: they choose, count or wait on
+ *              each other)
+ *     TAKE     sem_wait: takes a unit of a semaphore
+ *     GIVE     sem_post: adds one
  *     SHARED   rdlock: readers commute with readers
  *     WAIT     joining a condition variable's waiters
  *     NOTIFY   signal, broadcast: which waiters it wakes depends on who
  *              waits
  *     WOKEN    leaving the waiters (signaled, or timed out)
  *
- *     dependent?  READ WRITE ACQ  REL  TEST SHARED WAIT NOTIFY WOKEN
- *     READ         -    x    -    -    -    -      -    -      -
- *     WRITE        x    x    -    -    -    -      -    -      -
- *     ACQUIRE      -    -    x    -    x    x      -    -      -
- *     RELEASE      -    -    -    -    x    -      -    -      -
- *     TEST         -    -    x    x    x    x      x    x      x
- *     SHARED       -    -    x    -    x    -      -    -      -
- *     WAIT         -    -    -    -    x    -      -    x      -
- *     NOTIFY       -    -    -    -    x    -      x    x      x
- *     WOKEN        -    -    -    -    x    -      -    x      -
+ *     dependent?  READ WRITE ACQ  REL  TEST SHARED WAIT NOTIFY WOKEN TAKE GIVE
+ *     READ         -    x    -    -    -    -      -    -      -     -    -
+ *     WRITE        x    x    -    -    -    -      -    -      -     -    -
+ *     ACQUIRE      -    -    x    -    x    x      -    -      -     -    -
+ *     RELEASE      -    -    -    -    x    -      -    -      -     -    -
+ *     TEST         -    -    x    x    x    x      x    x      x     x    x
+ *     SHARED       -    -    x    -    x    -      -    -      -     -    -
+ *     WAIT         -    -    -    -    x    -      -    x      -     -    -
+ *     NOTIFY       -    -    -    -    x    -      x    x      x     -    -
+ *     WOKEN        -    -    -    -    x    -      -    x      -     -    -
+ *     TAKE         -    -    -    -    x    -      -    -      -     x    -
+ *     GIVE         -    -    -    -    x    -      -    -      -     -    -
  *
  * Two waits commute (a signal may wake either: a data choice), and a wait
  * commutes with another thread's wake: making them dependent would hide
  * the race between a lock and a woken thread taking the mutex back behind
  * the wait that released it.
+ *
+ * Two sem_waits compete for the units; a sem_post commutes with another
+ * post, and with a sem_wait that can run anyway (both enabled: the count
+ * is positive, and either order leaves the same count). A post that a
+ * wait waited for is an enabling, not a race, and no happens-before edge
+ * either: "the wait took that post's unit" is not recorded (with
+ * several units it may have taken an older one), so a post->wait edge
+ * would order things that need not be, and hide their races; the race
+ * that matters is between the two waits (tests/oracle/regress/
+ * cond_sem_deadlock: a deadlock when the other waiter goes first).
  *
  * A release and an acquire of the same lock are never enabled at the same
  * time (the lock is held), so they are independent; making them dependent
@@ -72,6 +86,8 @@ enum ravel__acc_class {
     RAVEL__ACC_WAIT,
     RAVEL__ACC_NOTIFY,
     RAVEL__ACC_WOKEN,
+    RAVEL__ACC_TAKE,
+    RAVEL__ACC_GIVE,
     RAVEL__ACC_CLASSES
 };
 

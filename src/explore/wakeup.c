@@ -80,8 +80,9 @@ static void add_block(struct ravel__wseq *v, const struct ravel__wctx *c,
 }
 
 /* Does a step with accesses `a` (thread ta) directly precede e2's step
- * (thread t2, accesses b)? Program order, dependency, or a release of a
- * lock the step acquires. */
+ * (thread t2, accesses b)? Program order, dependency, a release of a
+ * lock the step acquires, or a post to a semaphore it waits on (which
+ * may be what let it run). */
 static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
                    const struct ravel__kaccess *b)
 {
@@ -89,9 +90,12 @@ static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
         return true;
     for (uint8_t i = 0; i < a->n; i++)
         for (uint8_t k = 0; k < b->n; k++)
-            if (a->key[i] == b->key[k] && a->cls[i] == RAVEL__ACC_RELEASE &&
-                (b->cls[k] == RAVEL__ACC_ACQUIRE ||
-                 b->cls[k] == RAVEL__ACC_SHARED))
+            if (a->key[i] == b->key[k] &&
+                ((a->cls[i] == RAVEL__ACC_RELEASE &&
+                  (b->cls[k] == RAVEL__ACC_ACQUIRE ||
+                   b->cls[k] == RAVEL__ACC_SHARED)) ||
+                 (a->cls[i] == RAVEL__ACC_GIVE &&
+                  b->cls[k] == RAVEL__ACC_TAKE)))
                 return true;
     return false;
 }
