@@ -40,6 +40,8 @@ static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
 #undef o
 #undef X
 
+bool ravel__depend_tso;
+
 static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
 {
     a->obj[a->n] = obj;
@@ -47,11 +49,31 @@ static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
     a->n++;
 }
 
+static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
+                        uint32_t thread_target, bool cas_wrote,
+                        struct ravel__access *a);
+
 /* Classification shared by events and pending operations; `cas_wrote`
- * says whether a compare-exchange is taken to write. */
+ * says whether a compare-exchange is taken to write. `buffered`: under
+ * --memory-model tso, a store into the thread's own store buffer, which
+ * nobody sees until its flush (a FLUSH, which writes memory) and which
+ * is dependent with nothing: the flush's happens-before includes it
+ * explicitly (ravel__hb_compute), as a draining operation's includes
+ * the flushes it waited for. */
 static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
-                     uint32_t thread_target, bool cas_wrote,
+                     uint32_t thread_target, bool cas_wrote, bool buffered,
                      struct ravel__access *a)
+{
+    if (buffered) {
+        memset(a, 0, sizeof *a);
+        return;
+    }
+    classify_op(kind, obj, obj2, thread_target, cas_wrote, a);
+}
+
+static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
+                        uint32_t thread_target, bool cas_wrote,
+                        struct ravel__access *a)
 {
     memset(a, 0, sizeof *a);
     switch (kind) {
@@ -110,6 +132,10 @@ static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
     case RAVEL__OP_PLAIN_WRITE:
         add(a, obj, W);
         return;
+    case RAVEL__OP_FLUSH: /* a buffered store reaches memory */
+        if (obj != RAVEL__NONE)
+            add(a, obj, W);
+        return;
     case RAVEL__OP_ATOMIC_CAS:
         add(a, obj, cas_wrote ? W : R);
         return;
@@ -131,19 +157,24 @@ void ravel__event_access(const struct ravel__event *ev,
                          struct ravel__access *a)
 {
     classify(ev->kind, ev->obj, ev->aux, ev->thread,
-             ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux, a);
+             ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux,
+             (ev->flags & RAVEL__EV_BUFFERED) != 0, a);
 }
 
 void ravel__event_access_any(const struct ravel__event *ev,
                              struct ravel__access *a)
 {
-    classify(ev->kind, ev->obj, ev->aux, ev->thread, true, a);
+    classify(ev->kind, ev->obj, ev->aux, ev->thread, true,
+             (ev->flags & RAVEL__EV_BUFFERED) != 0, a);
 }
 
 void ravel__op_access(const struct ravel__op *op, uint32_t t,
                       struct ravel__access *a)
 {
-    classify(op->kind, op->obj, op->obj2, t, true, a);
+    classify(op->kind, op->obj, op->obj2, t, true,
+             ravel__depend_tso && op->kind == RAVEL__OP_ATOMIC_STORE &&
+                 !ravel__op_drains(op),
+             a);
 }
 
 /* Dependency of two accesses whose objects are named by `obj` or `key`:
@@ -462,6 +493,16 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         else
             memset(c, 0, nt * sizeof *c);
         hb->tindex[e] = ++count[t];
+        /* --memory-model tso: a flush happens after the store it writes
+         * (value2), an operation that drained its thread's buffer after
+         * the buffer's last flush: what enabled them. */
+        if (RAVEL__UNLIKELY(ev->kind == RAVEL__OP_FLUSH) &&
+            (uint64_t)ev->value2 < e)
+            join(c, clock_of(hb, (uint32_t)ev->value2), nt);
+        if (RAVEL__UNLIKELY(ev->flags & RAVEL__EV_DRAINS) &&
+            x->threads[t].sb && hb->per_thread_last[x->threads[t].sb - 1])
+            join(c, clock_of(hb, hb->per_thread_last[x->threads[t].sb - 1] - 1),
+                 nt);
 
         struct ravel__access a;
         ravel__event_access(ev, &a);

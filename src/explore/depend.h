@@ -93,6 +93,10 @@ enum ravel__acc_class {
 
 /* Objects of thread operations are named apart from model objects. */
 #define RAVEL__THREAD_OBJ(t) (0x80000000u | (t))
+/* Set once by the runtime before any analysis (src/rt/process/init.c):
+ * the run follows --memory-model tso, so a pending relaxed or release
+ * store goes to a store buffer and is dependent with nothing. */
+extern bool ravel__depend_tso;
 
 struct ravel__access {
     uint32_t obj[2];

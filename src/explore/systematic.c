@@ -712,7 +712,11 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
      * pending operation where e1 was chosen: it must have been enabled
      * there, or e1 is what enabled it and the race cannot be reversed. */
     uint32_t th2 = x->events[e2].thread;
-    if (first[th2] == e2 && !(nd->enabled & bit(th2)))
+    /* Under --memory-model tso a thread can also be enabled by what
+     * happens before it in v: a store buffer's flush by its store, a
+     * draining operation by its buffer's flushes (ravel__hb_compute). */
+    if (first[th2] == e2 && !(nd->enabled & bit(th2)) &&
+        !ravel__is_sb(x, th2) && !x->threads[th2].sb)
         return;
     uint64_t initials = 0;
     for (uint64_t m = in_v; m; m &= m - 1) {

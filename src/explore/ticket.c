@@ -24,6 +24,7 @@ void ravel__ticket_free(struct ravel__ticket *t)
     free(t->argv);
     free(t->strategy);
     free(t->kind);
+    free(t->memory_model);
     for (uint32_t i = 0; i < t->nnames; i++)
         free(t->names[i]);
     free(t->names);
@@ -42,7 +43,7 @@ bool ravel__thread_name_valid(const char *s)
         s++;
         while (*s >= '0' && *s <= '9')
             s++;
-        if (!*s)
+        if (!*s || !strcmp(s, "/sb")) /* a store buffer (src/rt/tso.c) */
             return true;
         if (*s != '.')
             return false;
@@ -415,6 +416,13 @@ static int parse_line(struct parser *ps, struct ravel__ticket *t,
         ONCE(F_KIND, "kind");
         if (word(ps, &t->kind, "kind"))
             return -1;
+    } else if (KEY("memory-model")) {
+        if (t->memory_model)
+            return perr(ps, "duplicate '%s'", "memory-model");
+        if (word(ps, &t->memory_model, "memory model"))
+            return -1;
+        if (strcmp(t->memory_model, "sc") && strcmp(t->memory_model, "tso"))
+            return perr(ps, "memory-model must be sc or tso", NULL);
     } else if (KEY("schedule")) {
         *seen |= F_SCHEDULE;
         if (parse_schedule(ps, t))
@@ -660,6 +668,8 @@ void ravel__ticket_format(const struct ravel__ticket *t,
                      t->strategy, (unsigned long long)t->seed,
                      (unsigned long long)t->execution,
                      (unsigned long long)t->max_steps, t->kind);
+    if (t->memory_model && strcmp(t->memory_model, "sc") != 0)
+        ravel__sb_printf(sb, "memory-model %s\n", t->memory_model);
     size_t col = 0;
     for (uint32_t i = 0; i < t->nruns; i++) {
         char tok[80];

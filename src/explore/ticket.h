@@ -67,6 +67,7 @@ struct ravel__ticket {
     uint64_t execution;
     uint64_t max_steps;
     char *kind; /* failure kind, or "outcome" */
+    char *memory_model; /* --memory-model when not "sc"; NULL: sc */
     uint32_t nnames;
     char **names; /* distinct thread names, in order of first step */
     uint32_t nsteps; /* total steps */

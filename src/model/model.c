@@ -323,6 +323,77 @@ static bool mutex_available(const struct ravel__exec *x, uint32_t m,
            (o->owner == t && o->subtype == RAVEL__MUTEX_RECURSIVE);
 }
 
+bool ravel__op_drains(const struct ravel__op *op)
+{
+    switch (op->kind) {
+    case RAVEL__OP_START:
+    case RAVEL__OP_ATOMIC_LOAD:
+    case RAVEL__OP_PLAIN_READ:
+    case RAVEL__OP_YIELD:
+    case RAVEL__OP_SLEEP:
+    case RAVEL__OP_FLUSH:
+        return false; /* neither drains nor fills a buffer */
+    case RAVEL__OP_FENCE:
+        return op->arg == __ATOMIC_SEQ_CST; /* mfence; others: nothing */
+    case RAVEL__OP_ATOMIC_STORE:
+        /* seq_cst stores are xchg on x86 (locked: they drain); a
+         * volatile store (obj2 set by src/rt/intercept/tsan.c) is made by
+         * the program's own instruction after the hook, so ravel cannot
+         * hold it back: it drains too, which is stronger than TSO, never
+         * weaker. */
+        return op->arg == __ATOMIC_SEQ_CST || op->obj2 != RAVEL__NONE;
+    default:
+        /* Locked read-modify-writes, promoted plain writes (made by the
+         * program's own instruction) and every synchronisation call. */
+        return true;
+    }
+}
+
+bool ravel__op_buffered_store(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__op *op = &x->threads[t].pending;
+    return x->memory_model == RAVEL__MM_TSO &&
+           op->kind == RAVEL__OP_ATOMIC_STORE && !ravel__op_drains(op);
+}
+
+bool ravel__op_waits_buffer(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    if (x->memory_model != RAVEL__MM_TSO || !th->sb)
+        return false;
+    uint32_t n = x->threads[th->sb - 1].sb_n;
+    if (ravel__op_buffered_store(x, t))
+        return n >= RAVEL__SB_MAX;
+    return n > 0 && ravel__op_drains(&th->pending);
+}
+
+uint32_t ravel__sb_thread(struct ravel__exec *x, uint32_t t)
+{
+    struct ravel__thread *p = &x->threads[t];
+    if (p->sb)
+        return p->sb - 1;
+    if (x->nthreads >= RAVEL__MAX_THREADS ||
+        strlen(p->name) + 4 > RAVEL__NAME_MAX)
+        return RAVEL__NONE;
+    uint32_t c = x->nthreads++;
+    struct ravel__thread *th = &x->threads[c];
+    memset(th, 0, offsetof(struct ravel__thread, frames));
+    size_t pl = strlen(p->name);
+    memcpy(th->name, p->name, pl);
+    memcpy(th->name + pl, "/sb", 4);
+    /* Child number 0 is never a program thread's (they count from 1). */
+    th->key = ravel__thread_key(p->key, 0);
+    th->state = RAVEL__T_LIVE;
+    th->parent = t;
+    th->create_event = RAVEL__NONE;
+    th->sb_owner = t + 1;
+    th->pending.kind = RAVEL__OP_FLUSH;
+    th->pending.obj = RAVEL__NONE;
+    th->pending.obj2 = t; /* whose buffer (src/explore/depend.c) */
+    p->sb = c + 1;
+    return c;
+}
+
 bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
 {
     const struct ravel__thread *th = &x->threads[t];
@@ -330,6 +401,12 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
         return false;
     if (RAVEL__UNLIKELY(th->capped))
         return false;
+    if (RAVEL__UNLIKELY(x->memory_model != RAVEL__MM_SC)) {
+        if (th->sb_owner)
+            return th->sb_n > 0;
+        if (ravel__op_waits_buffer(x, t))
+            return false;
+    }
     const struct ravel__op *op = &th->pending;
     /* Called for every thread at every step: most operations (atomics,
      * starts, unlocks ...) never block, and are decided first. The
@@ -528,6 +605,9 @@ static struct ravel__event *log_event(struct ravel__exec *x, uint32_t t)
     ev->thread = t;
     ev->kind = op->kind;
     ev->flags = x->next_flags;
+    if (RAVEL__UNLIKELY(x->memory_model == RAVEL__MM_TSO) &&
+        ravel__op_drains(op))
+        ev->flags |= RAVEL__EV_DRAINS;
     x->next_flags = 0;
     ev->obj = op->obj;
     ev->aux = RAVEL__NONE;
@@ -632,8 +712,26 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
             ? &x->objects[op->obj]
             : NULL;
 
+    if (op->kind == RAVEL__OP_FLUSH)
+        ev->aux = op->obj2; /* the buffer's thread; value2: the store */
+    if (RAVEL__UNLIKELY(x->memory_model == RAVEL__MM_TSO) &&
+        op->kind == RAVEL__OP_ATOMIC_STORE && !ravel__op_drains(op)) {
+        /* Into the store buffer; the runtime keeps what it holds
+         * (src/rt/tso.c), the model how much, and the flush's object. */
+        uint32_t b = ravel__sb_thread(x, t);
+        if (b == RAVEL__NONE)
+            return RAVEL__APPLY_FULL;
+        struct ravel__thread *bt = &x->threads[b];
+        if (bt->sb_n++ == 0) {
+            bt->pending.obj = op->obj;
+            bt->pending.pc = op->pc;
+            bt->pending.arg = op->arg;
+        }
+        ev->flags |= RAVEL__EV_BUFFERED;
+    }
     switch (op->kind) {
     case RAVEL__OP_FENCE:
+    case RAVEL__OP_FLUSH:
     case RAVEL__OP_ATOMIC_LOAD:
     case RAVEL__OP_ATOMIC_STORE:
     case RAVEL__OP_ATOMIC_RMW:
@@ -669,6 +767,10 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
 
     case RAVEL__OP_FINISH:
         th->state = RAVEL__T_FINISHED;
+        /* Its store buffer drained before (the finish waits for it), and
+         * nothing will fill it again. */
+        if (th->sb)
+            x->threads[th->sb - 1].state = RAVEL__T_FINISHED;
         th->retval = (uint64_t)op->arg;
         ev->value = op->arg;
         if (th->detached)

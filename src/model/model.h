@@ -52,6 +52,16 @@
 /* Distinct reads (code location and address) a loop over plain memory
  * may make per iteration and still be recognised as a spin. */
 #define RAVEL__QUIET_MAX 8
+/* Stores one thread's store buffer holds under --memory-model tso
+ * (src/rt/tso.c): a store to a full buffer waits for a flush, as a
+ * processor stalls. */
+#define RAVEL__SB_MAX 32
+
+/* The memory model an execution follows (--memory-model). */
+enum ravel__memory_model {
+    RAVEL__MM_SC,  /* every access in one total order */
+    RAVEL__MM_TSO, /* x86-TSO: FIFO store buffers (src/rt/tso.c) */
+};
 
 enum ravel__op_kind {
 #define RAVEL_OP(n, t, k) RAVEL__OP_##n,
@@ -153,6 +163,14 @@ struct ravel__thread {
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
                                (src/rt/race/race.c), for race reports */
+    /* x86-TSO store buffers (src/rt/tso.c). A program thread's buffer is
+     * flushed by a pseudo-thread of its own, created at its first
+     * buffered store: sb is that pseudo-thread's index + 1 (0: none).
+     * The pseudo-thread has sb_owner = the program thread's index + 1,
+     * sb_n stores waiting, and FLUSH pending (enabled while sb_n > 0). */
+    uint32_t sb;
+    uint32_t sb_owner;
+    uint32_t sb_n;
     /* Spin-waits (src/model/spin.c): the reads it made since its last
      * side effect, and whether it went round a loop of only those reads,
      * so that it waits for the rest of the execution. */
@@ -223,6 +241,17 @@ enum ravel__event_flag {
     RAVEL__EV_VOLATILE = 256, /* a load or store of a volatile object
                                  (not an atomic); a store's value is
                                  unknown */
+    /* --memory-model tso (src/rt/tso.c): */
+    RAVEL__EV_BUFFERED = 512,   /* a store that went to the thread's store
+                                   buffer (a FLUSH event writes it later) */
+    RAVEL__EV_FORWARDED = 1024, /* a load that read the thread's own
+                                   buffered store */
+    RAVEL__EV_STALE = 2048,     /* a load that read memory while another
+                                   thread's store to the location waited
+                                   in its buffer (aux: that store's
+                                   event) */
+    RAVEL__EV_DRAINS = 4096,    /* an operation that waited for its
+                                   thread's store buffer to drain */
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */
@@ -364,6 +393,8 @@ struct ravel__exec {
      * points; nquiet is 0 otherwise. */
     uint32_t quiet_thread, nquiet;
     uint64_t quiet_pc[RAVEL__QUIET_MAX], quiet_addr[RAVEL__QUIET_MAX];
+    uint8_t memory_model; /* enum ravel__memory_model: set by the runtime
+                             once, kept by ravel__exec_begin */
     struct ravel__failure failure;
     struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */
@@ -429,6 +460,27 @@ bool ravel__stuck_not_deadlocked(const struct ravel__exec *x, bool *cut);
  * non-recursive mutex it holds ...). Fills the failure and returns true.
  */
 bool ravel__op_selfblock(struct ravel__exec *x, uint32_t t);
+
+/* --memory-model tso: does thread t's pending operation wait for its
+ * store buffer to drain (a locked instruction, a seq_cst store or fence,
+ * any synchronisation call), or, a store that would be buffered, for
+ * room in it? Only for program threads; false under sc. */
+bool ravel__op_waits_buffer(const struct ravel__exec *x, uint32_t t);
+/* Is op (a program thread's) one that drains its store buffer under
+ * tso: everything but loads, buffered stores, fences weaker than
+ * seq_cst, yields and sleeps? */
+bool ravel__op_drains(const struct ravel__op *op);
+/* Would thread t's pending atomic store go to its store buffer? */
+bool ravel__op_buffered_store(const struct ravel__exec *x, uint32_t t);
+/* Thread t's store-buffer pseudo-thread, created ("1.2/sb", FLUSH
+ * pending, nothing buffered) if it has none; RAVEL__NONE when the thread
+ * table is full. Not a step: no event is logged. */
+uint32_t ravel__sb_thread(struct ravel__exec *x, uint32_t t);
+/* Is t a store-buffer pseudo-thread (no program code runs on it)? */
+static inline bool ravel__is_sb(const struct ravel__exec *x, uint32_t t)
+{
+    return x->threads[t].sb_owner != 0;
+}
 
 /* Result of applying an operation. */
 enum {

@@ -76,10 +76,20 @@ static uint64_t site_of(const struct ravel__thread *th, uint64_t pc)
 
 static bool is_write(const struct ravel__event *ev)
 {
-    return ev->kind == RAVEL__OP_ATOMIC_STORE ||
+    /* A buffered store (--memory-model tso) is seen by others only when
+     * its flush writes memory. */
+    return (ev->kind == RAVEL__OP_ATOMIC_STORE &&
+            !(ev->flags & RAVEL__EV_BUFFERED)) ||
            ev->kind == RAVEL__OP_ATOMIC_RMW ||
            (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux) ||
-           ev->kind == RAVEL__OP_PLAIN_WRITE;
+           ev->kind == RAVEL__OP_PLAIN_WRITE || ev->kind == RAVEL__OP_FLUSH;
+}
+
+/* The program thread an event is by: a flush (--memory-model tso) is by
+ * the thread whose buffer it drains, which saw its own store already. */
+static uint32_t by(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_FLUSH ? ev->aux : ev->thread;
 }
 
 /* Did another thread write an object of th's iteration after th read it
@@ -90,7 +100,7 @@ static bool written_during(const struct ravel__exec *x, uint32_t t,
     for (uint32_t e = th->spin_win[th->spin_from].event + 1; e < x->nevents;
          e++) {
         const struct ravel__event *ev = &x->events[e];
-        if (ev->thread == t || !is_write(ev))
+        if (by(ev) == t || !is_write(ev))
             continue;
         for (uint32_t k = th->spin_from; k < th->spin_n; k++)
             if (th->spin_win[k].obj == ev->obj && th->spin_win[k].event < e)
@@ -217,9 +227,10 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
     if (!x->spinning || !is_write(ev))
         return;
     /* A write: the threads waiting on this object would read anew. */
+    uint32_t writer = by(ev);
     for (uint32_t u = 0; u < x->nthreads; u++) {
         struct ravel__thread *w = &x->threads[u];
-        if (!w->spin_blocked || w->spin_written || u == t)
+        if (!w->spin_blocked || w->spin_written || u == writer)
             continue;
         for (uint32_t k = w->spin_from; k < w->spin_n; k++)
             if (w->spin_win[k].obj == ev->obj) {

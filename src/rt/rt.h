@@ -26,6 +26,7 @@
  * heap.c (allocation tracking), modules.c (which code is instrumented),
  * sched.c (scheduling points), backend/os.c (threads), crash.c (signals),
  * race.c and suppress.c (the data-race detector's side, memcpy/memset),
+ * tso.c (x86-TSO store buffers),
  * and the interceptors: intercept/thread.c, intercept/sync.c,
  * intercept/tsan.c, intercept/libc.c, api.c (the public ravel_* API).
  */
@@ -480,6 +481,25 @@ static inline const char *ravel__door_case(void)
     return ravel__door && ravel__door->case_name ? ravel__door->case_name()
                                                  : NULL;
 }
+/* x86-TSO store buffers (tso.c, --memory-model tso).
+ * ravel__tso_store: the calling thread's store event ev was buffered by
+ * the model (flag RAVEL__EV_BUFFERED): keep its bytes (size <= 16, val
+ * copied) as the newest entry of its buffer. Not a scheduling point.
+ * ravel__tso_load: what the calling thread's load of [a, a+size) reads:
+ * memory overlaid with its own buffered stores; copies the bytes to out,
+ * returns them as a number, and flags the event (FORWARDED or STALE,
+ * aux: the store concerned). Not a scheduling point.
+ * ravel__tso_flushed: pseudo-thread p's FLUSH event ev was just logged:
+ * writes the oldest buffered store of its thread to memory, fills the
+ * event, and sets the flush that comes next. */
+void ravel__tso_store(struct ravel__worker *w, struct ravel__event *ev,
+                      const volatile void *a, unsigned size, const void *val,
+                      int mo);
+int64_t ravel__tso_load(struct ravel__worker *w, struct ravel__event *ev,
+                        const volatile void *a, unsigned size, void *out);
+void ravel__tso_flushed(struct ravel__exec *x, uint32_t p,
+                        struct ravel__event *ev);
+
 /* Atomic sections (section.c). ravel__section_enter: the calling thread
  * enters its outermost section; a scheduling point (SECTION), after which
  * the thread runs without preemption; returns again (after another step)

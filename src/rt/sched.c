@@ -270,16 +270,23 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     if (n == 0) {
         uint32_t blocked = 0;
         for (uint32_t t = 0; t < x->nthreads; t++)
-            blocked += x->threads[t].state == RAVEL__T_LIVE;
+            blocked += x->threads[t].state == RAVEL__T_LIVE &&
+                       !x->threads[t].sb_owner;
         ravel__fail(x, RAVEL__FAIL_DEADLOCK, me,
                     me_live ? x->threads[me].pending.pc : 0,
                     "no thread can make progress (%u thread%s blocked)",
                     blocked, blocked == 1 ? "" : "s");
         ravel__end_execution(w);
     }
-    /* Inside an atomic section the thread goes on, unless it blocks. */
-    if (me_live && x->threads[me].atomic && ravel__op_enabled(x, me))
-        return me;
+    /* Inside an atomic section the thread goes on, unless it blocks
+     * (waiting for its store buffer to drain, it drains it first). */
+    if (me_live && x->threads[me].atomic) {
+        if (ravel__op_enabled(x, me))
+            return me;
+        if (ravel__op_waits_buffer(x, me) &&
+            ravel__op_enabled(x, x->threads[me].sb - 1))
+            return x->threads[me].sb - 1;
+    }
     n = fair_filter(x, enabled, n);
     if (n > 1)
         x->choice_points++;
@@ -295,7 +302,8 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         ravel__tool_error(w, "%s", s->error);
     RAVEL__CHECK(i < n);
     uint32_t next = enabled[i];
-    if (next != me && me_live && ravel__op_enabled(x, me))
+    if (next != me && me_live && ravel__op_enabled(x, me) &&
+        !x->threads[next].sb_owner)
         x->next_flags |= RAVEL__EV_PREEMPT;
     if (next < 64) {
         uint64_t others = 0;
@@ -305,6 +313,37 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         x->threads[next].others_enabled = others;
     }
     return next;
+}
+
+/*
+ * --memory-model tso: the strategy picked store-buffer pseudo-thread p
+ * (src/rt/tso.c). No code runs on it: the calling thread, which holds
+ * the baton, performs its flush as p's step.
+ */
+static void flush_step(struct ravel__worker *w, uint32_t p)
+{
+    struct ravel__exec *x = ravel__rt.x;
+    struct ravel__event *ev;
+    int rc = ravel__op_apply(x, p, choose_value, w, &ev);
+    if (rc < 0)
+        ravel__tool_error(w, "one execution needs more than %u events",
+                          x->max_events);
+    ravel__tso_flushed(x, p, ev);
+    fairness_after(x, p, ev);
+    ravel__spin_note(x, p, ev);
+    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
+                              memory_order_relaxed);
+}
+
+/* choose_next, performing the flushes the strategy picks on the way. */
+static uint32_t choose_thread(struct ravel__worker *w, bool me_live)
+{
+    for (;;) {
+        uint32_t next = choose_next(w, me_live);
+        if (RAVEL__LIKELY(!ravel__rt.x->threads[next].sb_owner))
+            return next;
+        flush_step(w, next);
+    }
 }
 
 struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
@@ -321,7 +360,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
     }
-    uint32_t next = choose_next(w, true);
+    uint32_t next = choose_thread(w, true);
     if (next != me) {
         give(w, next);
         ravel__backend->park(w);
@@ -343,7 +382,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
         ravel__end_execution(w);
     }
     if (rc == RAVEL__APPLY_FULL) {
-        if (kind == RAVEL__OP_CREATE)
+        if (kind == RAVEL__OP_CREATE || kind == RAVEL__OP_ATOMIC_STORE)
             ravel__tool_error(w, "one execution creates more than %d threads, "
                                  "or nests thread creation too deep for "
                                  "thread names",
@@ -382,7 +421,7 @@ static void leave(struct ravel__worker *w)
     struct ravel__exec *x = ravel__rt.x;
     if (x->ended != RAVEL__END_NONE)
         ravel__end_execution(w);
-    uint32_t next = choose_next(w, false);
+    uint32_t next = choose_thread(w, false);
     give(w, next);
 }
 

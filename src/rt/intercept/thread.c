@@ -32,8 +32,8 @@ static uint32_t slot_of(pthread_t h)
     struct ravel__exec *x = ravel__rt.x;
     uint32_t found = RAVEL__NONE;
     for (uint32_t t = x->nthreads; t-- > 0;) {
-        if (x->threads[t].state == RAVEL__T_UNUSED)
-            continue;
+        if (x->threads[t].state == RAVEL__T_UNUSED || ravel__is_sb(x, t))
+            continue; /* store buffers (src/rt/tso.c) have no handle */
         pthread_t ht = t == 0 ? ravel__backend->main()->handle : handles[t];
         if (!pthread_equal(ht, h))
             continue;

@@ -24,6 +24,9 @@
  * operation itself is performed with a sequentially consistent atomic
  * once the thread holds the baton; the memory order the program asked for
  * is recorded in the event (argument `mo`) for happens-before analysis.
+ * Under --memory-model tso a relaxed or release store goes to the
+ * thread's store buffer instead, and a load reads memory overlaid with
+ * the thread's own buffered stores (src/rt/tso.c).
  */
 #include "../rt.h"
 
@@ -119,6 +122,8 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
 static struct ravel__event *atomic_step(struct ravel__worker *w,
                                         uint16_t kind, const volatile void *a,
                                         unsigned size, int mo, uint64_t pc);
+static uint32_t atomic_obj(struct ravel__worker *w, const volatile void *a,
+                           unsigned size);
 
 /*
  * A volatile load or store (the compilers call these hooks apart from
@@ -141,14 +146,26 @@ static void volatile_access(const void *a, unsigned size, bool write,
         return;
     int saved = errno;
     int mo = write ? __ATOMIC_RELEASE : __ATOMIC_ACQUIRE;
-    struct ravel__event *ev =
-        atomic_step(w, write ? RAVEL__OP_ATOMIC_STORE : RAVEL__OP_ATOMIC_LOAD,
-                    a, size, mo, pc);
+    /* obj2 set: a store ravel cannot buffer (src/model/model.c). */
+    int rc;
+    struct ravel__event *ev = ravel__step(
+        w, write ? RAVEL__OP_ATOMIC_STORE : RAVEL__OP_ATOMIC_LOAD,
+        atomic_obj(w, a, size), write ? 0 : RAVEL__NONE, mo, pc, &rc);
     ev->flags |= RAVEL__EV_VOLATILE;
     if (!write) {
         int64_t v = 0;
         memcpy(&v, a, size < sizeof v ? size : sizeof v);
         ev->value = v;
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_TSO) &&
+            size <= 16) {
+            /* The program's own load reads memory: what it reads is what
+             * the event shows; note a store waiting in a buffer. */
+            unsigned char b[16];
+            uint16_t f = ev->flags;
+            ravel__tso_load(w, ev, a, size, b);
+            if (ev->flags & RAVEL__EV_FORWARDED) /* not what it reads */
+                ev->flags = f, ev->aux = RAVEL__NONE;
+        }
     }
     ravel__race_atomic(w, ev, mo, a, size);
     ravel__spin_note(ravel__rt.x, w->slot, ev);
@@ -335,7 +352,11 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         int saved = errno;                                                     \
         struct ravel__event *ev = atomic_step(                                 \
             w, RAVEL__OP_ATOMIC_LOAD, a, N / 8, mo, RAVEL__CALLER_PC);         \
-        T v = __atomic_load_n(a, SC);                                          \
+        T v;                                                                   \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_TSO))       \
+            ravel__tso_load(w, ev, a, N / 8, &v);                              \
+        else                                                                   \
+            v = __atomic_load_n(a, SC);                                        \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
@@ -352,7 +373,10 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         int saved = errno;                                                     \
         struct ravel__event *ev = atomic_step(                                 \
             w, RAVEL__OP_ATOMIC_STORE, a, N / 8, mo, RAVEL__CALLER_PC);        \
-        __atomic_store_n(a, v, SC);                                            \
+        if (RAVEL__UNLIKELY(ev->flags & RAVEL__EV_BUFFERED))                   \
+            ravel__tso_store(w, ev, a, N / 8, &v, mo);                         \
+        else                                                                   \
+            __atomic_store_n(a, v, SC);                                        \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \

@@ -22,6 +22,7 @@
 
 #include "../../common/hash.h"
 #include "../../common/shard.h"
+#include "../../explore/depend.h"
 #include "../../report/elf.h"
 #include "../../report/report.h"
 #include "../../report/symbolize.h"
@@ -262,6 +263,9 @@ static void load_ticket(void)
                      (unsigned long long)ravel__exe_hash());
     if (!rt->opt.set[RAVEL__OPT_max_steps])
         rt->opt.max_steps = rt->ticket.max_steps;
+    /* The schedule names store buffers only under the model it ran. */
+    rt->opt.memory_model = rt->ticket.memory_model ? rt->ticket.memory_model
+                                                   : "sc";
 }
 
 static uint64_t fresh_seed(void)
@@ -349,6 +353,15 @@ static void setup(void)
         rt->last_complete = ravel__exec_layout(
             map_shared(ravel__exec_size(max_events, MAX_OBJECTS)), max_events,
             MAX_OBJECTS);
+    /* The memory model (src/rt/tso.c): every execution's model follows
+     * it, and DPOR's dependency knows what drains a store buffer. */
+    uint8_t mm = !strcmp(rt->opt.memory_model, "tso") ? RAVEL__MM_TSO
+                                                       : RAVEL__MM_SC;
+    for (uint32_t l = 0; l < lanes; l++)
+        rt->lanes[l].x->memory_model = mm;
+    if (rt->last_complete)
+        rt->last_complete->memory_model = mm;
+    ravel__depend_tso = mm == RAVEL__MM_TSO;
     ravel__bug_context = bug_context;
     ravel__report_program_pc = ravel__pc_instrumented;
     ravel__modules_scan();

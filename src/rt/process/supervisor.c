@@ -178,6 +178,7 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
     t.execution = x->number + 1;
     t.max_steps = rt->opt.max_steps;
     t.kind = (char *)kind;
+    t.memory_model = (char *)rt->opt.memory_model;
     struct ravel__ticket sched;
     memset(&sched, 0, sizeof sched);
     for (uint32_t i = 0; i < x->nevents; i++)
