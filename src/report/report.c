@@ -248,6 +248,10 @@ static void event_text(char *buf, size_t n, const struct ravel__exec *x,
         value_text(a, sizeof a, vs, ev->value);
         snprintf(buf, n, "read %s = %s", o, a);
         return;
+    case RAVEL__OP_FLUSH: /* --memory-model tso */
+        value_text(a, sizeof a, vs, ev->value);
+        snprintf(buf, n, "flush %s := %s", o, a);
+        return;
     case RAVEL__OP_ATOMIC_RMW:
         value_text(a, sizeof a, vs, ev->value);
         value_text(b, sizeof b, vs, ev->value2);
@@ -544,6 +548,9 @@ static void put_fold_line(struct ravel__strbuf *sb, const struct ravel__exec *x,
     ravel__sb_printf(sb, "` %s more time%s\n", c, f->reps == 2 ? "" : "s");
 }
 
+static void put_weak(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                     const struct names *nm);
+
 void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
                          uint32_t max_rows)
 {
@@ -665,6 +672,7 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
     /* A report shows the schedule's first runs; a trace file all of it. */
     compact(sb, x, max_rows ? 400 : 0);
     ravel__sb_addc(sb, '\n');
+    put_weak(sb, x, &nm);
     locs_free(&locs);
     free(rows);
     free(folds);
@@ -918,6 +926,61 @@ static void code_loc(char *buf, size_t n, uint64_t pc)
         snprintf(buf, n, "%s:%u", ravel__basename(f.file), f.line);
     else
         snprintf(buf, n, "0x%llx", (unsigned long long)pc);
+}
+
+/*
+ * --memory-model tso: the loads of the execution that read memory while
+ * another thread's store to the same location waited in that thread's
+ * store buffer (src/rt/tso.c flags them), each with the store it did not
+ * see and why it could not: these are the steps sequential consistency
+ * does not allow.
+ */
+static void put_weak(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                     const struct names *nm)
+{
+    uint32_t shown = 0, more = 0;
+    for (uint32_t i = 0; i < x->nevents; i++) {
+        const struct ravel__event *ld = &x->events[i];
+        if (!(ld->flags & RAVEL__EV_STALE) || ld->aux >= i)
+            continue;
+        if (shown == 8) {
+            more++;
+            continue;
+        }
+        const struct ravel__event *st = &x->events[ld->aux];
+        uint32_t flushed = RAVEL__NONE;
+        for (uint32_t k = i + 1; k < x->nevents && flushed == RAVEL__NONE;
+             k++)
+            if (x->events[k].kind == RAVEL__OP_FLUSH &&
+                x->events[k].value2 == (int64_t)ld->aux)
+                flushed = k;
+        if (!shown++)
+            ravel__sb_add(sb, "Weak memory (x86-TSO): loads that did not see "
+                              "a store made before them\n");
+        char lloc[300], sloc[300], when[64];
+        code_loc(lloc, sizeof lloc, ld->pc);
+        code_loc(sloc, sizeof sloc, st->pc);
+        if (flushed != RAVEL__NONE)
+            snprintf(when, sizeof when, "written to memory at step %u",
+                     flushed + 1);
+        else
+            snprintf(when, sizeof when, "never written to memory");
+        ravel__sb_printf(
+            sb,
+            "  step %u: thread %s's load of %s at %s read %lld from memory, "
+            "while thread %s's store of %lld at %s (step %u) was still in "
+            "that thread's store buffer (%s). The store is %s: on x86 a "
+            "plain mov, which may wait in the buffer while its thread's "
+            "later loads go ahead; a seq_cst store or a seq_cst fence after "
+            "it drains the buffer first.\n",
+            i + 1, thread_name(x, ld->thread), obj_name(nm, ld->obj), lloc,
+            (long long)ld->value, thread_name(x, st->thread),
+            (long long)st->value, sloc, ld->aux + 1, when,
+            (st->flags & RAVEL__EV_RELEASE) ? "release" : "relaxed");
+    }
+    if (more)
+        ravel__sb_printf(sb, "  ... and %u more such load%s\n", more,
+                         more == 1 ? "" : "s");
 }
 
 /*
