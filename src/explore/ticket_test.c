@@ -160,11 +160,46 @@ CHECK_TEST(thread_names)
     CHECK(!ravel__thread_name_valid("1..2"));
     CHECK(!ravel__thread_name_valid("1.02"));
     CHECK(!ravel__thread_name_valid(""));
+    /* Store buffers (--memory-model tso). */
+    CHECK(ravel__thread_name_valid("1/sb"));
+    CHECK(ravel__thread_name_valid("1.2/sb"));
+    CHECK(!ravel__thread_name_valid("1/sb/sb"));
+    CHECK(!ravel__thread_name_valid("/sb"));
+    CHECK(!ravel__thread_name_valid("1/s"));
+}
+
+/* The memory model line: written only when not sc, read back, checked. */
+CHECK_TEST(memory_model_line)
+{
+    struct ravel__ticket t, u;
+    char err[256];
+    CHECK_EQ(parse(good, &t, err), 0);
+    CHECK(t.memory_model == NULL);
+    struct ravel__strbuf a = RAVEL__STRBUF_INIT;
+    ravel__ticket_format(&t, &a);
+    CHECK(strstr(a.data, "memory-model") == NULL);
+    t.memory_model = strdup("tso");
+    ravel__ticket_add_step(&t, "1/sb");
+    ravel__sb_free(&a);
+    a = (struct ravel__strbuf)RAVEL__STRBUF_INIT;
+    ravel__ticket_format(&t, &a);
+    CHECK(strstr(a.data, "memory-model tso\n") != NULL);
+    CHECK_EQ(ravel__ticket_parse(a.data, a.len, &u, err, sizeof err), 0);
+    CHECK_STR(u.memory_model, "tso");
+    ravel__ticket_free(&t);
+    ravel__ticket_free(&u);
+    ravel__sb_free(&a);
+    rejects("kind assertion\n", "kind assertion\nmemory-model rc11\n",
+            "memory-model must be sc or tso");
+    rejects("kind assertion\n",
+            "kind assertion\nmemory-model tso\nmemory-model tso\n",
+            "duplicate");
 }
 
 int main(void)
 {
     return CHECK_RUN(parses_every_field, format_then_parse_is_identity,
                      rejects_malformed_tickets, rejects_binary_and_empty_input,
-                     accepts_crlf_line_ends, thread_names);
+                     accepts_crlf_line_ends, thread_names,
+                     memory_model_line);
 }

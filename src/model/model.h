@@ -481,6 +481,14 @@ static inline bool ravel__is_sb(const struct ravel__exec *x, uint32_t t)
 {
     return x->threads[t].sb_owner != 0;
 }
+/* Is t a program thread that has not finished, or a store buffer with
+ * something to flush (for reports of who is blocked)? */
+static inline bool ravel__thread_pending(const struct ravel__exec *x,
+                                         uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    return th->state == RAVEL__T_LIVE && (!th->sb_owner || th->sb_n);
+}
 
 /* Result of applying an operation. */
 enum {

@@ -338,9 +338,80 @@ CHECK_TEST(objects_are_found_again_and_reset_on_kind_change)
              RAVEL__NONE); /* table full */
 }
 
+/* --memory-model tso: a relaxed store creates the thread's store-buffer
+ * pseudo-thread and fills it; a seq_cst fence, a read-modify-write and a
+ * mutex lock wait for it to drain; a load does not; the flush empties it
+ * and lets the fence go. */
+CHECK_TEST(tso_store_buffers_drain_before_locked_operations)
+{
+    fresh();
+    x->memory_model = RAVEL__MM_TSO;
+    uint32_t a = obj(0x2000, RAVEL__OBJ_ATOMIC);
+    uint32_t m = obj(0x3000, RAVEL__OBJ_MUTEX);
+    set_op(0, RAVEL__OP_START, RAVEL__NONE, RAVEL__NONE, 0);
+    CHECK_EQ(apply(0), 0);
+    /* A seq_cst store drains (an xchg) and is not buffered. */
+    set_op(0, RAVEL__OP_ATOMIC_STORE, a, RAVEL__NONE, __ATOMIC_SEQ_CST);
+    CHECK(!ravel__op_buffered_store(x, 0));
+    CHECK_EQ(apply(0), 0);
+    CHECK_EQ(x->threads[0].sb, 0u);
+    /* A volatile store (obj2 set) is not buffered either. */
+    set_op(0, RAVEL__OP_ATOMIC_STORE, a, 0, __ATOMIC_RELEASE);
+    CHECK(!ravel__op_buffered_store(x, 0));
+    /* A release store is. */
+    set_op(0, RAVEL__OP_ATOMIC_STORE, a, RAVEL__NONE, __ATOMIC_RELEASE);
+    CHECK(ravel__op_buffered_store(x, 0));
+    CHECK_EQ(apply(0), 0);
+    CHECK(x->events[x->nevents - 1].flags & RAVEL__EV_BUFFERED);
+    CHECK(x->threads[0].sb != 0);
+    uint32_t b = x->threads[0].sb - 1;
+    CHECK(ravel__is_sb(x, b));
+    CHECK_STR(x->threads[b].name, "1/sb");
+    CHECK_EQ(x->threads[b].sb_n, 1u);
+    CHECK_EQ(x->threads[b].pending.kind, RAVEL__OP_FLUSH);
+    CHECK_EQ(x->threads[b].pending.obj, a);
+    CHECK(ravel__op_enabled(x, b));
+    /* Loads and weaker fences go ahead; locked operations wait. */
+    set_op(0, RAVEL__OP_ATOMIC_LOAD, a, RAVEL__NONE, __ATOMIC_ACQUIRE);
+    CHECK(ravel__op_enabled(x, 0));
+    set_op(0, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, __ATOMIC_ACQ_REL);
+    CHECK(ravel__op_enabled(x, 0));
+    set_op(0, RAVEL__OP_ATOMIC_RMW, a, RAVEL__NONE, __ATOMIC_RELAXED);
+    CHECK(!ravel__op_enabled(x, 0));
+    set_op(0, RAVEL__OP_MUTEX_LOCK, m, RAVEL__NONE, 0);
+    CHECK(!ravel__op_enabled(x, 0));
+    set_op(0, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, __ATOMIC_SEQ_CST);
+    CHECK(!ravel__op_enabled(x, 0));
+    /* The flush (its memory effect is the runtime's) empties it. */
+    struct ravel__event *ev;
+    CHECK_EQ(ravel__op_apply(x, b, choose_last, NULL, &ev), 0);
+    CHECK_EQ(ev->kind, RAVEL__OP_FLUSH);
+    CHECK_EQ(ev->aux, 0u); /* whose buffer */
+    x->threads[b].sb_n--;
+    CHECK(!ravel__op_enabled(x, b));
+    CHECK(ravel__op_enabled(x, 0));
+    CHECK_EQ(apply(0), 0);
+    CHECK(x->events[x->nevents - 1].flags & RAVEL__EV_DRAINS);
+    /* A full buffer makes the next store wait. */
+    x->threads[b].sb_n = RAVEL__SB_MAX;
+    set_op(0, RAVEL__OP_ATOMIC_STORE, a, RAVEL__NONE, __ATOMIC_RELAXED);
+    CHECK(!ravel__op_enabled(x, 0));
+    /* Under sc nothing of this happens. */
+    fresh();
+    set_op(0, RAVEL__OP_START, RAVEL__NONE, RAVEL__NONE, 0);
+    CHECK_EQ(apply(0), 0);
+    a = obj(0x2000, RAVEL__OBJ_ATOMIC);
+    set_op(0, RAVEL__OP_ATOMIC_STORE, a, RAVEL__NONE, __ATOMIC_RELAXED);
+    CHECK(!ravel__op_buffered_store(x, 0));
+    CHECK_EQ(apply(0), 0);
+    CHECK_EQ(x->threads[0].sb, 0u);
+    CHECK_EQ(x->nthreads, 1u);
+}
+
 int main(void)
 {
     return CHECK_RUN(threads_are_named_by_creation_path,
+                     tso_store_buffers_drain_before_locked_operations,
                      lock_blocks_until_unlock,
                      trylock_and_timedlock_fail_instead_of_blocking,
                      recursive_mutex_counts, relocking_a_normal_mutex_is_misuse,

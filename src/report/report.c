@@ -1283,7 +1283,7 @@ static void put_blocked(struct ravel__strbuf *sb, const struct ravel__exec *x,
 {
     for (uint32_t t = 0; t < x->nthreads; t++) {
         const struct ravel__thread *th = &x->threads[t];
-        if (th->state != RAVEL__T_LIVE)
+        if (!ravel__thread_pending(x, t))
             continue;
         if (th->spin_blocked) {
             /* src/model/spin.c: it went round a loop that only reads. */

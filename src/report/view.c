@@ -216,7 +216,7 @@ static void failure_ends(struct view *v)
         const struct ravel__thread *th = &x->threads[t];
         bool failing = !judged && t == fl->thread &&
                        fl->kind != RAVEL__FAIL_DEADLOCK;
-        if (th->state != RAVEL__T_LIVE && !failing)
+        if (!ravel__thread_pending(x, t) && !failing)
             continue;
         char text[RAVEL__MSG_MAX + 80];
         struct ravel__frame f;
@@ -447,7 +447,7 @@ void ravel__view_threads(const struct ravel__exec *x, char *buf, size_t n)
     } else if (f->kind == RAVEL__FAIL_DEADLOCK ||
                f->kind == RAVEL__FAIL_STEP_LIMIT) {
         for (uint32_t t = 0; t < x->nthreads; t++)
-            if (x->threads[t].state == RAVEL__T_LIVE)
+            if (ravel__thread_pending(x, t))
                 ADD(x->threads[t].name);
     } else if (f->kind == RAVEL__FAIL_POSTCONDITION ||
                f->kind == RAVEL__FAIL_LINEARIZABILITY) {

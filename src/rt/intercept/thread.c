@@ -45,6 +45,16 @@ static uint32_t slot_of(pthread_t h)
     return found;
 }
 
+/* Threads of the execution, not counting store buffers (src/rt/tso.c). */
+static uint32_t program_threads(const struct ravel__exec *x)
+{
+    uint32_t n = x->nthreads;
+    if (RAVEL__UNLIKELY(x->memory_model != RAVEL__MM_SC))
+        for (uint32_t t = 0; t < x->nthreads; t++)
+            n -= ravel__is_sb(x, t);
+    return n;
+}
+
 RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
                                  void *(*fn)(void *), void *arg)
 {
@@ -53,7 +63,7 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
         return REAL(pthread_create)(out, attr, fn, arg);
     int saved = errno;
     uint64_t cap = ravel__rt.opt.max_threads;
-    if (cap && ravel__rt.x->nthreads > cap)
+    if (cap && program_threads(ravel__rt.x) > cap)
         ravel__stop_at_thread_cap(w, RAVEL__CALLER_PC);
     int detach = PTHREAD_CREATE_JOINABLE;
     size_t stack = 0;
