@@ -101,6 +101,50 @@ typedef struct ravel_gen ravel_gen;
  */
 typedef unsigned ravel_var;
 
+/*
+ * Typed results (docs/pbt.md). A command's results are of one kind: an
+ * integer (the default), a pointer, a string, a block of bytes, or a
+ * value of a user type with its own equality and printer.
+ */
+enum ravel_kind {
+    RAVEL_INT = 0, /* a long */
+    RAVEL_PTR,     /* a pointer, compared as an address */
+    RAVEL_STR,     /* a NUL-terminated string (NULL allowed), copied */
+    RAVEL_BYTES,   /* len bytes, copied; printed in hex */
+    RAVEL_USER,    /* a value of a struct ravel_type, copied */
+};
+
+/* A user type of results: values of `size` bytes (at most 4096). */
+struct ravel_type {
+    const char *name;
+    size_t size;
+    /* Are a and b the same value? NULL: the same bytes. */
+    int (*equal)(const void *a, const void *b);
+    /* Writes v as the user would write it. NULL: its bytes in hex. */
+    void (*print)(char *buf, size_t size, const void *v);
+};
+
+/*
+ * A result: made by the constructors below, never by hand. ravel_ref(k)
+ * is "the value call $k returned" (a model's next_value returns it when
+ * the result is what an earlier call gave, e.g. the node a push made).
+ */
+typedef struct ravel_value {
+    enum ravel_kind kind;
+    unsigned ref;                  /* ravel_ref: the variable, else 0 */
+    long i;                        /* RAVEL_INT */
+    const void *p;                 /* PTR; STR, BYTES, USER: the data */
+    size_t len;                    /* BYTES, USER: bytes at p */
+    const struct ravel_type *type; /* USER */
+} ravel_value;
+
+ravel_value ravel_int(long v);
+ravel_value ravel_ptr(const void *p);
+ravel_value ravel_str(const char *s);
+ravel_value ravel_bytes(const void *p, size_t len);
+ravel_value ravel_user(const struct ravel_type *t, const void *v);
+ravel_value ravel_ref(unsigned var);
+
 /* One operation of the API under test. Only `name` and `run` are
  * required. `state` is the model's state (struct ravel_model), `args`
  * the command's arguments (a zeroed block of the model's args_size). */
@@ -128,6 +172,24 @@ struct ravel_command {
     int (*post)(const void *state, const void *args, long result);
     /* Writes the arguments as text for reports ("a, $1"). NULL: none. */
     void (*print)(char *buf, size_t size, const void *args);
+
+    /* -- typed results (optional; docs/pbt.md "Typed results") -- */
+    /* The kind of the command's results: RAVEL_INT (the default) or
+     * RAVEL_PTR with run and next above (the long is the value); any
+     * kind with run_value and next_value. Reports print results as C
+     * would write them: strings quoted, pointers as NULL, `new` (the
+     * first call to return it) or `$k` (the value call $k returned). */
+    enum ravel_kind result;
+    /* RAVEL_USER: the values' size, equality and printer. */
+    const struct ravel_type *result_type;
+    /* Typed forms of run, next and post (used instead of them when
+     * set). A string, bytes or user value returned by run_value is
+     * copied when it returns; one returned by next_value must stay
+     * valid until the next callback of the model is called. */
+    ravel_value (*run_value)(void *sut, const void *args);
+    ravel_value (*next_value)(void *state, const void *args, ravel_var self);
+    int (*post_value)(const void *state, const void *args,
+                      ravel_value result);
 };
 
 /*
@@ -148,6 +210,34 @@ struct ravel_model {
      * system's own threads; teardown should stop and join them). */
     void *(*setup)(void);
     void (*teardown)(void *sut);
+
+    /* -- optional fields (docs/pbt.md) ------------------------------- */
+    /* States of any size: when state_copy is set the state is the
+     * user's object (state_size and init are not used). state_new
+     * makes the initial state, state_copy a deep copy, state_free ends
+     * one; equal and hash (both, or neither: then states are never
+     * merged, and the check is slower, never wrong) let the
+     * linearizability checker recognise a state it has seen; print
+     * writes one for reports. ravel frees every state it makes. */
+    void *(*state_new)(void);
+    void *(*state_copy)(const void *state);
+    void (*state_free)(void *state);
+    int (*state_equal)(const void *a, const void *b);
+    uint64_t (*state_hash)(const void *state);
+    void (*state_print)(char *buf, size_t size, const void *state);
+    /* An invariant of the model's state, checked after every command of
+     * the prefix (false: the test fails) and after every step of every
+     * linearization the checker tries (false: that order is rejected). */
+    int (*invariant)(const void *state);
+    /* The shape of parallel tests (0: the options' values, else their
+     * defaults; an option given explicitly wins): threads running
+     * branches (--branches, 0 to 4), most calls per thread (--ops), most
+     * calls in the prefix (--prefix). */
+    unsigned threads, ops_per_thread, prefix_len;
+    /* The declarative form (struct ravel_op below): a table of
+     * operations, used instead of commands when set. */
+    const struct ravel_op *ops;
+    unsigned nops;
 };
 
 /*
@@ -186,6 +276,68 @@ ravel_var ravel_gen_var(ravel_gen *g, const ravel_var *vars, size_t n);
  * of calls that precede it: the prefix, or earlier in the same thread)
  * and in post. */
 long ravel_var_value(ravel_var v);
+/* The same as a typed value (post_value's companion). */
+ravel_value ravel_var_result(ravel_var v);
+
+/*
+ * Labels, statistics and coverage (QuickCheck's classify and collect,
+ * Hedgehog's cover), from any callback of the model. Each is counted
+ * once per test case in which it was called, and tabulated at the end
+ * as a percentage of the test cases.
+ */
+void ravel_label(const char *label);
+/* A value of a named quantity ("depth", 3): its distribution. */
+void ravel_collect(const char *name, long value);
+/* A requirement: at least `percent` of the test cases must call this
+ * with cond true; else the run fails, saying which label fell short. */
+void ravel_cover(int cond, double percent, const char *label);
+
+/*
+ * The declarative form: a table of operations with typed argument
+ * generators. Arguments reach run and next as an array of ravel_arg
+ * (.i for integers, .s for strings, .var for variables), and are
+ * printed by ravel. An argument drawn from the model's variables
+ * (RAVEL_ARG_VAR) gives the operation its default weight (0 while the
+ * model holds none) and precondition (the variable is still held).
+ */
+typedef union ravel_arg {
+    long i;
+    const char *s;
+    ravel_var var;
+} ravel_arg;
+
+enum ravel_arg_kind { RAVEL__ARG_NONE = 0, RAVEL__ARG_INT, RAVEL__ARG_STR,
+                      RAVEL__ARG_VAR };
+
+struct ravel_argspec {
+    enum ravel_arg_kind kind;
+    long lo, hi;                     /* RAVEL_ARG_INT */
+    const char *const *strings;      /* RAVEL_ARG_STR */
+    size_t nstrings;
+    /* RAVEL_ARG_VAR: writes the variables `state` holds (at most max)
+     * and returns their number. */
+    size_t (*vars)(const void *state, ravel_var *out, size_t max);
+};
+
+/* An integer in [lo, hi]; one of an array of strings; a variable. */
+#define RAVEL_ARG_INT(lo, hi) {RAVEL__ARG_INT, (lo), (hi), NULL, 0, NULL}
+#define RAVEL_ARG_STR(array)                                                  \
+    {RAVEL__ARG_STR, 0, 0, (array), sizeof(array) / sizeof *(array), NULL}
+#define RAVEL_ARG_VAR(fn) {RAVEL__ARG_VAR, 0, 0, NULL, 0, (fn)}
+
+#define RAVEL_MAX_OP_ARGS 4
+
+struct ravel_op {
+    const char *name;
+    struct ravel_argspec args[RAVEL_MAX_OP_ARGS];
+    /* The call and the model (next: NULL, no change and result 0). */
+    ravel_value (*run)(void *sut, const ravel_arg *a);
+    ravel_value (*next)(void *state, const ravel_arg *a, ravel_var self);
+    enum ravel_kind result;                /* as in ravel_command */
+    const struct ravel_type *result_type;
+    unsigned weight;                       /* relative frequency; 0: 1 */
+    int (*pre)(const void *state, const ravel_arg *a); /* NULL: always */
+};
 
 /* ---- concurrency unit tests (docs/tests.md) --------------------------- */
 

@@ -318,6 +318,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
         snprintf(err, errlen, "--branches must be between 0 and 4");
         return -1;
     }
+    if (o->ops > 64 || o->prefix > 64 || (o->set[RAVEL__OPT_ops] && !o->ops) ||
+        (o->set[RAVEL__OPT_prefix] && !o->prefix)) {
+        snprintf(err, errlen, "--ops and --prefix must be between 1 and 64");
+        return -1;
+    }
     if (o->tests == 0 || o->tests > 100000000) {
         snprintf(err, errlen, "--tests must be between 1 and 100000000");
         return -1;

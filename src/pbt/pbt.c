@@ -70,6 +70,8 @@
  */
 #include "../rt/rt.h"
 
+#include "pbt.h"
+
 #include "../../include/ravel.h"
 #include "../common/prng.h"
 #include "../common/strbuf.h"
@@ -95,13 +97,23 @@
 #define MAX_ARGS 256   /* bytes of a command's arguments */
 #define MAX_K 4
 /* Commands of a sequential test (K = 0), of the prefix of a parallel
- * one, and of each branch by K: the branches' interleavings, the
- * multinomial (n1+..+nK)!/(n1!..nK!), stay small enough to check every
- * one when generating (preconditions) and judging: 2 of 5: 252; 3 of 3:
- * 1,680; 4 of 2: 2,520. One branch alone runs like a prefix. */
+ * one, and of each branch by K, unless the model or the options say
+ * (--ops, --prefix): the branches' interleavings, the multinomial
+ * (n1+..+nK)!/(n1!..nK!), stay small by default: 2 of 5: 252; 3 of 3:
+ * 1,680; 4 of 2: 2,520. One branch alone runs like a prefix. Larger
+ * shapes (4 x 8) are judged by the memoising linearizability checker and
+ * their preconditions checked with a memo of (positions, state). */
 #define SEQ_MAX 30
 #define PREFIX_MAX 5
+#define OPS_MAX 64 /* most calls per branch (--ops) */
 static const uint32_t branch_max[MAX_K + 1] = {0, 8, 5, 3, 2};
+/* Bytes of copied results (strings, bytes, user values) per test case. */
+#define ARENA 65536
+/* Distinct labels, collected values and coverage requirements: per test
+ * case, and tabulated over the run. */
+#define MAX_LABELS 32
+#define MAX_TALLY 128
+#define LABEL_LEN 64
 /* Schedules tried per shrinking candidate in random mode: the recorded
  * one, then fresh random ones. PULSE found most of proc_reg's races
  * within a few random schedules of a minimal case; 20 keeps shrinking
@@ -129,15 +141,32 @@ struct cmdrec {
     uint8_t sec;      /* 0 prefix, 1..K branch */
     uint8_t skipped;  /* precondition false: not in the program */
     uint8_t returned;
+    uint8_t kind;     /* enum ravel_kind of the result */
+    uint8_t rnull;    /* a NULL string, bytes or user value */
     uint32_t var;     /* $N, 0 when skipped */
-    int64_t result;
+    int64_t result;   /* RAVEL_INT, RAVEL_PTR */
+    uint32_t off, len; /* other kinds: the copy in the arena */
+    const struct ravel_type *type;
     uint64_t call, ret; /* logical times */
+};
+
+/* A label, collected value or coverage requirement met in a test case. */
+enum { LAB_LABEL, LAB_COLLECT, LAB_COVER };
+struct lab {
+    uint8_t kind;
+    uint8_t hit;    /* cover: cond was true at least once */
+    double percent; /* cover: required */
+    long value;     /* collect */
+    uint64_t count; /* in the run's tally: test cases */
+    char text[LABEL_LEN];
 };
 
 struct rec {
     const struct ravel_model *m;
     uint32_t ndraws;
     uint32_t vals[MAX_DRAWS];
+    uint32_t bounds[MAX_DRAWS]; /* each draw's n */
+    uint8_t isdata[MAX_DRAWS];  /* drawn by a generator for arguments */
     uint32_t nspans;
     struct span spans[MAX_SPANS];
     uint32_t ncmds;
@@ -155,6 +184,11 @@ struct rec {
     uint32_t gen_vchoices; /* data choices made by generating */
     char tname[MAX_K + 1][RAVEL__NAME_MAX];
     uint64_t clock;
+    uint32_t arena_used;
+    unsigned char arena[ARENA];
+    uint32_t nlabels;
+    struct lab labels[MAX_LABELS];
+    bool labels_full;
     void *sut;
     bool full;      /* a capacity was reached: lists stopped */
     bool generated; /* the program was generated completely */
@@ -176,6 +210,8 @@ struct sched {
 struct kept {
     uint32_t n;
     uint32_t vals[MAX_DRAWS];
+    uint32_t bounds[MAX_DRAWS];
+    uint8_t isdata[MAX_DRAWS];
     uint32_t nspans;
     struct span spans[MAX_SPANS];
     uint32_t K, nactive, nparallel;
@@ -190,6 +226,8 @@ struct driver {
     bool exhaustive;
     uint64_t seed;
     uint32_t tests, branches;
+    uint32_t ops, prefix; /* most calls per branch, in the prefix (0:
+                             by K, as branch_max and PREFIX_MAX say) */
     uint32_t test;
     uint64_t case_execs;
     /* The next execution's plan. */
@@ -214,6 +252,10 @@ struct driver {
     uint64_t by_k[MAX_K + 1];
     uint64_t sizes[6]; /* 0, 1-2, 3-5, 6-10, 11-20, more */
     uint64_t cases_complete;
+    uint32_t ntally;
+    struct lab tally[MAX_TALLY]; /* value: test cases counted */
+    bool tally_full;
+    bool cover_failed;
     uint32_t passed;
     double time;  /* --time: seconds of testing (shrinking goes on) */
     bool stopped; /* --time ended testing before --tests */
@@ -275,6 +317,11 @@ static uint32_t hook(uint32_t n)
     return D.fresh ? fresh_value % n : 0;
 }
 
+/* Set while a command's generator draws its arguments (and cleared for
+ * a list's markers): those draws are data the shrinker may lower
+ * together when equal (coupled values). */
+static bool draw_data;
+
 /* A value below n (>= 2), `fresh` proposed for a fresh draw. */
 static uint32_t draw(uint32_t n, uint64_t fresh)
 {
@@ -287,6 +334,8 @@ static uint32_t draw(uint32_t n, uint64_t fresh)
     }
     fresh_value = (uint32_t)(fresh % n);
     uint32_t v = ravel__choose_data(w, n);
+    R.bounds[R.ndraws] = n;
+    R.isdata[R.ndraws] = draw_data;
     R.vals[R.ndraws++] = v;
     return v;
 }
@@ -298,7 +347,11 @@ static uint64_t rnd(void)
 
 static bool more(double p)
 {
-    return draw(2, (double)(rnd() >> 11) * 0x1p-53 < p) != 0;
+    bool data = draw_data;
+    draw_data = false;
+    bool r = draw(2, (double)(rnd() >> 11) * 0x1p-53 < p) != 0;
+    draw_data = data;
+    return r;
 }
 
 /* Generators take a ravel_gen for the API's sake (and for later
@@ -450,21 +503,519 @@ RAVEL__EXPORT long ravel_var_value(ravel_var v)
     return (long)R.cmds[R.var_cmd[v]].result;
 }
 
-/* ---- generating the program -------------------------------------------- */
+/* ---- commands: the function-pointer form and the table form ------------ */
 
-static unsigned char prefix_state[MAX_STATE];
-static unsigned char il_states[MAX_K * 8 + 2][MAX_STATE];
+/* Command ci of the model: its struct ravel_command, or (table form)
+ * NULL and its struct ravel_op. Every call into the model goes through
+ * the c_* functions below, which serve both forms. */
+static const struct ravel_command *cmd_of(unsigned ci)
+{
+    return R.m->ops ? NULL : &R.m->commands[ci];
+}
+
+static const struct ravel_op *op_of(unsigned ci)
+{
+    return R.m->ops ? &R.m->ops[ci] : NULL;
+}
+
+static unsigned ncommands(const struct ravel_model *m)
+{
+    return m->ops ? m->nops : m->ncommands;
+}
+
+static const char *c_name(unsigned ci)
+{
+    return R.m->ops ? R.m->ops[ci].name : R.m->commands[ci].name;
+}
+
+static unsigned c_weight(unsigned ci, const void *st)
+{
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k)
+        return ravel__pbt_op_weight(op_of(ci), st);
+    return k->weight ? k->weight(st) : 1;
+}
+
+static void c_gen(unsigned ci, const void *st, void *args)
+{
+    const struct ravel_command *k = cmd_of(ci);
+    draw_data = true;
+    if (!k)
+        ravel__pbt_op_gen(op_of(ci), &the_gen, st, args);
+    else if (k->gen)
+        k->gen(&the_gen, st, args);
+    draw_data = false;
+}
+
+static bool has_pre(unsigned ci)
+{
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k) {
+        const struct ravel_op *o = op_of(ci);
+        if (o->pre)
+            return true;
+        for (int i = 0; i < RAVEL_MAX_OP_ARGS; i++)
+            if (o->args[i].kind == RAVEL__ARG_VAR)
+                return true;
+        return false;
+    }
+    return k->pre != NULL;
+}
+
+static bool c_pre(unsigned ci, const void *st, const void *args)
+{
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k)
+        return ravel__pbt_op_pre(op_of(ci), st, args) != 0;
+    return !k->pre || k->pre(st, args);
+}
+
+/* The address of the command's run function (a report's frame). */
+static uint64_t c_pc(unsigned ci)
+{
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k)
+        return (uint64_t)(uintptr_t)op_of(ci)->run;
+    return k->run_value ? (uint64_t)(uintptr_t)k->run_value
+                        : (uint64_t)(uintptr_t)k->run;
+}
 
 static const void *args_of(uint32_t c)
 {
     return R.args[c];
 }
 
+/* Copies a real result into the record (strings, bytes and user values
+ * into the arena: the system under test may free them). */
+static void store(uint32_t c, ravel_value v, const struct ravel_type *deft)
+{
+    struct cmdrec *cr = &R.cmds[c];
+    cr->kind = (uint8_t)v.kind;
+    cr->type = v.type ? v.type : deft;
+    switch (v.kind) {
+    case RAVEL_INT:
+        cr->result = v.i;
+        return;
+    case RAVEL_PTR:
+        cr->result = (int64_t)(uintptr_t)v.p;
+        return;
+    case RAVEL_STR:
+    case RAVEL_BYTES:
+    case RAVEL_USER:
+        break;
+    }
+    if (!v.p) {
+        cr->rnull = 1;
+        return;
+    }
+    size_t len = v.kind == RAVEL_STR    ? strlen(v.p)
+                 : v.kind == RAVEL_USER ? (cr->type ? cr->type->size : 0)
+                                        : v.len;
+    struct ravel__worker *w = ravel__controlled();
+    if (len > RAVEL__PBT_MAX_RESULT && w)
+        ravel__tool_error(w, "ravel_test_model: %s returned %zu bytes (at "
+                             "most %d)",
+                          c_name(cr->cmd), len, RAVEL__PBT_MAX_RESULT);
+    if (R.arena_used + len + 1 > ARENA && w)
+        ravel__tool_error(w, "ravel_test_model: the results of one test "
+                             "case take more than %d bytes",
+                          ARENA);
+    if (len > RAVEL__PBT_MAX_RESULT || R.arena_used + len + 1 > ARENA)
+        return;
+    cr->off = R.arena_used;
+    cr->len = (uint32_t)len;
+    memcpy(R.arena + cr->off, v.p, len);
+    R.arena[cr->off + len] = 0;
+    R.arena_used += (uint32_t)len + 1;
+}
+
+/* The real result of call c, as a value (its data in the arena). */
+static ravel_value stored(uint32_t c)
+{
+    const struct cmdrec *cr = &R.cmds[c];
+    ravel_value v = {.kind = (enum ravel_kind)cr->kind, .type = cr->type};
+    switch (v.kind) {
+    case RAVEL_INT:
+        v.i = (long)cr->result;
+        break;
+    case RAVEL_PTR:
+        v.p = (const void *)(uintptr_t)cr->result;
+        break;
+    default:
+        if (!cr->rnull) {
+            v.p = R.arena + cr->off;
+            v.len = cr->len;
+        }
+        break;
+    }
+    return v;
+}
+
+RAVEL__EXPORT ravel_value ravel_var_result(ravel_var v)
+{
+    if (v == 0 || v > R.nvars)
+        return ravel_int(0);
+    return stored(R.var_cmd[v]);
+}
+
+/* Runs call c (in the test's threads) and keeps its result. */
+static void c_run(uint32_t c)
+{
+    unsigned ci = R.cmds[c].cmd;
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k) {
+        const struct ravel_op *o = op_of(ci);
+        store(c, o->run(R.sut, (const ravel_arg *)args_of(c)),
+              o->result_type);
+    } else if (k->run_value) {
+        store(c, k->run_value(R.sut, args_of(c)), k->result_type);
+    } else {
+        long r = k->run(R.sut, args_of(c));
+        R.cmds[c].kind = k->result == RAVEL_PTR ? RAVEL_PTR : RAVEL_INT;
+        R.cmds[c].result = r;
+    }
+}
+
+/* The model's step: updates st, returns the result it expects. */
+static ravel_value c_next(uint32_t c, void *st)
+{
+    unsigned ci = R.cmds[c].cmd;
+    const struct ravel_command *k = cmd_of(ci);
+    ravel_var self = R.cmds[c].var;
+    if (!k) {
+        const struct ravel_op *o = op_of(ci);
+        return o->next ? o->next(st, (const ravel_arg *)args_of(c), self)
+                       : ravel_int(0);
+    }
+    if (k->next_value)
+        return k->next_value(st, args_of(c), self);
+    long e = k->next ? k->next(st, args_of(c), self) : 0;
+    return k->result == RAVEL_PTR ? ravel_ptr((const void *)(uintptr_t)e)
+                                  : ravel_int(e);
+}
+
+/* `expect` with a ravel_ref replaced by the result it names; false when
+ * that call did not return (or there is none). */
+static bool resolve(const ravel_value *expect, ravel_value *out)
+{
+    if (!expect->ref) {
+        *out = *expect;
+        return true;
+    }
+    if (expect->ref > R.nvars)
+        return false;
+    uint32_t c = R.var_cmd[expect->ref];
+    if (!R.cmds[c].returned)
+        return false;
+    *out = stored(c);
+    return true;
+}
+
+/* Is call c's real result right, the model being `before` before the
+ * call and `expect` what its step returned? */
+static bool c_ok(uint32_t c, const void *before, const ravel_value *expect)
+{
+    const struct cmdrec *cr = &R.cmds[c];
+    const struct ravel_command *k = cmd_of(cr->cmd);
+    if (k && k->post_value)
+        return k->post_value(before, args_of(c), stored(c)) != 0;
+    if (k && k->post)
+        return k->post(before, args_of(c), (long)cr->result) != 0;
+    if (cr->kind == RAVEL_INT && expect->kind == RAVEL_INT && !expect->ref)
+        return expect->i == (long)cr->result;
+    ravel_value e, r = stored(c);
+    return resolve(expect, &e) && ravel__pbt_value_equal(&e, &r);
+}
+
+static bool c_has_post(uint32_t c)
+{
+    const struct ravel_command *k = cmd_of(R.cmds[c].cmd);
+    return k && (k->post || k->post_value);
+}
+
+static void c_print(uint32_t c, char *buf, size_t size)
+{
+    unsigned ci = R.cmds[c].cmd;
+    const struct ravel_command *k = cmd_of(ci);
+    if (!k)
+        ravel__pbt_op_print(op_of(ci), buf, size, args_of(c));
+    else if (k->print)
+        k->print(buf, size, args_of(c));
+}
+
+/* A pointer's name in reports: `new` for the first call (in variable
+ * order) that returned it, `$k` for later ones, k being that first. */
+static void ptr_name(const void *p, uint32_t self_var, char *buf, size_t n)
+{
+    for (uint32_t v = 1; v <= R.nvars; v++) {
+        const struct cmdrec *o = &R.cmds[R.var_cmd[v]];
+        if (o->returned && o->kind == RAVEL_PTR &&
+            (const void *)(uintptr_t)o->result == p) {
+            if (v == self_var)
+                snprintf(buf, n, "new");
+            else
+                snprintf(buf, n, "$%u", v);
+            return;
+        }
+    }
+    snprintf(buf, n, "%p", p);
+}
+
+/* Appends value v (call self_var's result or a model's expectation). */
+static void put_value(struct ravel__strbuf *sb, const ravel_value *v,
+                      uint32_t self_var)
+{
+    char nm[32] = "";
+    if (v->kind == RAVEL_PTR && v->p && !v->ref)
+        ptr_name(v->p, self_var, nm, sizeof nm);
+    ravel__pbt_value_print(sb, v, nm[0] ? nm : NULL);
+}
+
+/* ---- labels, collected values, coverage ---------------------------------- */
+
+/* Notes one in this execution's record (once per kind, text and
+ * value). Called from any of the model's callbacks, in or after the
+ * execution; not a scheduling point. */
+static void note_label(uint8_t kind, const char *text, long value, int hit,
+                       double percent)
+{
+    if (!shared_mem || !pbt_active || !R.m || !text)
+        return;
+    for (uint32_t i = 0; i < R.nlabels; i++) {
+        struct lab *l = &R.labels[i];
+        if (l->kind == kind && l->value == value &&
+            !strncmp(l->text, text, LABEL_LEN - 1)) {
+            l->hit |= hit != 0;
+            if (percent > l->percent)
+                l->percent = percent;
+            return;
+        }
+    }
+    if (R.nlabels >= MAX_LABELS) {
+        R.labels_full = true;
+        return;
+    }
+    struct lab *l = &R.labels[R.nlabels++];
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->value = value;
+    l->hit = hit != 0;
+    l->percent = percent;
+    snprintf(l->text, sizeof l->text, "%s", text);
+}
+
+RAVEL__EXPORT void ravel_label(const char *label)
+{
+    note_label(LAB_LABEL, label, 0, 1, 0);
+}
+
+RAVEL__EXPORT void ravel_collect(const char *name, long value)
+{
+    note_label(LAB_COLLECT, name, value, 1, 0);
+}
+
+RAVEL__EXPORT void ravel_cover(int cond, double percent, const char *label)
+{
+    note_label(LAB_COVER, label, 0, cond != 0, percent);
+}
+
+/* Adds this test case's labels to the run's tally. */
+static void tally_labels(void)
+{
+    for (uint32_t i = 0; i < R.nlabels; i++) {
+        const struct lab *l = &R.labels[i];
+        uint32_t j = 0;
+        while (j < D.ntally &&
+               !(D.tally[j].kind == l->kind && D.tally[j].value == l->value &&
+                 !strcmp(D.tally[j].text, l->text)))
+            j++;
+        if (j == D.ntally) {
+            if (D.ntally >= MAX_TALLY) {
+                D.tally_full = true;
+                continue;
+            }
+            D.tally[D.ntally++] = *l;
+            D.tally[j].count = 0;
+            D.tally[j].percent = 0;
+        }
+        if (l->kind != LAB_COVER || l->hit)
+            D.tally[j].count++;
+        if (l->percent > D.tally[j].percent)
+            D.tally[j].percent = l->percent;
+    }
+    D.tally_full |= R.labels_full;
+}
+
+static int tally_cmp(const void *a, const void *b)
+{
+    const struct lab *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    int c = strcmp(x->text, y->text);
+    if (c)
+        return c;
+    if (x->kind == LAB_COLLECT && x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/* Appends the tally (labels by frequency, each collected quantity's
+ * values, the coverage requirements) for nt test cases; returns whether
+ * every coverage requirement was met. */
+static bool put_tally(struct ravel__strbuf *sb, uint64_t nt)
+{
+    bool met = true;
+    if (!D.ntally || !nt)
+        return true;
+    qsort(D.tally, D.ntally, sizeof *D.tally, tally_cmp);
+    bool head = false;
+    for (uint32_t i = 0; i < D.ntally; i++) {
+        const struct lab *l = &D.tally[i];
+        if (l->kind != LAB_LABEL)
+            continue;
+        if (!head)
+            ravel__sb_printf(sb, "ravel: labels (share of %llu test "
+                                 "cases):\n",
+                             (unsigned long long)nt);
+        head = true;
+        ravel__sb_printf(sb, "  %5.1f%% %s\n",
+                         100.0 * (double)l->count / (double)nt, l->text);
+    }
+    for (uint32_t i = 0; i < D.ntally; i++) {
+        const struct lab *l = &D.tally[i];
+        if (l->kind != LAB_COLLECT)
+            continue;
+        if (i == 0 || D.tally[i - 1].kind != LAB_COLLECT ||
+            strcmp(D.tally[i - 1].text, l->text))
+            ravel__sb_printf(sb, "ravel: collected %s (share of %llu test "
+                                 "cases):",
+                             l->text, (unsigned long long)nt);
+        ravel__sb_printf(sb, " %ld: %.1f%%", l->value,
+                         100.0 * (double)l->count / (double)nt);
+        if (i + 1 == D.ntally || D.tally[i + 1].kind != LAB_COLLECT ||
+            strcmp(D.tally[i + 1].text, l->text))
+            ravel__sb_addc(sb, '\n');
+    }
+    for (uint32_t i = 0; i < D.ntally; i++) {
+        const struct lab *l = &D.tally[i];
+        if (l->kind != LAB_COVER)
+            continue;
+        double pct = 100.0 * (double)l->count / (double)nt;
+        bool ok = pct >= l->percent;
+        met &= ok;
+        ravel__sb_printf(sb, "ravel: cover '%s': %.1f%% of %llu test cases, "
+                             "%g%% required: %s\n",
+                         l->text, pct, (unsigned long long)nt, l->percent,
+                         ok ? "met" : "NOT MET");
+    }
+    if (D.tally_full)
+        ravel__sb_printf(sb, "ravel: more than %d distinct labels in a test "
+                             "case or %d in the run: the others were not "
+                             "counted\n",
+                         MAX_LABELS, MAX_TALLY);
+    return met;
+}
+
+/* ---- model states: plain bytes, or the user's objects -------------------- */
+
+/* A state is a pointer: into a buffer of the caller's (plain states,
+ * copied as bytes) or to an object of the model's (state_copy set). The
+ * st_* calls below handle both; `cur` is what the slot held (freed). */
+static bool user_states(void)
+{
+    return R.m->state_copy != NULL;
+}
+
+static void st_free(void *cur, const unsigned char *buf)
+{
+    if (user_states() && cur && cur != (const void *)buf &&
+        R.m->state_free)
+        R.m->state_free(cur);
+}
+
+static void *st_copy(void *cur, unsigned char *buf, const void *src)
+{
+    if (!user_states()) {
+        memcpy(buf, src, R.m->state_size);
+        return buf;
+    }
+    st_free(cur, buf);
+    return R.m->state_copy(src);
+}
+
+static void *st_init(void *cur, unsigned char *buf)
+{
+    if (!user_states()) {
+        memset(buf, 0, R.m->state_size);
+        if (R.m->init)
+            R.m->init(buf);
+        return buf;
+    }
+    st_free(cur, buf);
+    return R.m->state_new ? R.m->state_new() : NULL;
+}
+
+/* ---- generating the program -------------------------------------------- */
+
+#define IL_DEPTH (MAX_K * OPS_MAX + 2)
+static unsigned char prefix_buf[MAX_STATE], gen_buf[MAX_STATE];
+static void *prefix_st, *gen_st;
+static unsigned char il_buf[IL_DEPTH][MAX_STATE];
+static void *il_st[IL_DEPTH];
+
 static bool model_has_pre(const struct ravel_model *m)
 {
-    for (unsigned i = 0; i < m->ncommands; i++)
-        if (m->commands[i].pre)
+    for (unsigned i = 0; i < ncommands(m); i++)
+        if (has_pre(i))
             return true;
+    return false;
+}
+
+/*
+ * The precondition check of large shapes (4 x 8 has 10^17 orders) is a
+ * walk over positions with a memo of the (positions, state) pairs found
+ * good: two 64-bit hashes of a plain state's bytes (a false match needs
+ * both to collide, about 2^-128), stamped per check so that nothing is
+ * cleared. User states (state_copy) are not memoised.
+ */
+#define IL_MEMO (1u << 16)
+struct il_memo {
+    uint32_t stamp, pos;
+    uint64_t h1, h2;
+};
+static struct il_memo il_memo[IL_MEMO];
+static uint32_t il_stamp, il_used;
+static bool il_memoise;
+
+static void il_hash(uint32_t pos, const void *st, uint64_t *h1, uint64_t *h2)
+{
+    const unsigned char *p = st;
+    uint64_t a = 1469598103934665603ULL ^ pos, b = 0x9e3779b97f4a7c15ULL + pos;
+    for (size_t i = 0; i < R.m->state_size; i++) {
+        a = (a ^ p[i]) * 1099511628211ULL;
+        b = (b + p[i]) * 0xff51afd7ed558ccdULL;
+        b ^= b >> 29;
+    }
+    *h1 = a;
+    *h2 = b;
+}
+
+/* Finds (or, with add, inserts) the pair; returns whether it was there. */
+static bool il_seen(uint32_t pos, const void *st, bool add)
+{
+    uint64_t h1, h2;
+    il_hash(pos, st, &h1, &h2);
+    uint32_t j = (uint32_t)h1 & (IL_MEMO - 1);
+    while (il_memo[j].stamp == il_stamp) {
+        if (il_memo[j].pos == pos && il_memo[j].h1 == h1 &&
+            il_memo[j].h2 == h2)
+            return true;
+        j = (j + 1) & (IL_MEMO - 1);
+    }
+    if (add && il_used < IL_MEMO / 4 * 3) {
+        il_memo[j] = (struct il_memo){il_stamp, pos, h1, h2};
+        il_used++;
+    }
     return false;
 }
 
@@ -473,40 +1024,55 @@ static bool model_has_pre(const struct ravel_model *m)
  * in the branches. */
 static bool il_ok(uint32_t *pos, uint32_t depth)
 {
-    const struct ravel_model *m = R.m;
+    uint32_t key = 0;
+    if (il_memoise) {
+        for (uint32_t b = 1; b <= R.K; b++)
+            key = key << 7 | pos[b];
+        if (il_seen(key, il_st[depth], false))
+            return true;
+    }
     for (uint32_t b = 1; b <= R.K; b++) {
         if (pos[b] >= R.nsec[b])
             continue;
         uint32_t c = R.order[b][pos[b]];
-        const struct ravel_command *k = &m->commands[R.cmds[c].cmd];
-        memcpy(il_states[depth + 1], il_states[depth], m->state_size);
-        if (k->pre && !k->pre(il_states[depth + 1], args_of(c)))
+        il_st[depth + 1] =
+            st_copy(il_st[depth + 1], il_buf[depth + 1], il_st[depth]);
+        if (!c_pre(R.cmds[c].cmd, il_st[depth + 1], args_of(c)))
             return false;
-        if (k->next)
-            k->next(il_states[depth + 1], args_of(c), R.cmds[c].var);
+        (void)c_next(c, il_st[depth + 1]);
         pos[b]++;
         bool ok = il_ok(pos, depth + 1);
         pos[b]--;
         if (!ok)
             return false;
     }
+    if (il_memoise)
+        il_seen(key, il_st[depth], true);
     return true;
 }
 
+static void il_release(void)
+{
+    for (uint32_t d = 0; d < IL_DEPTH; d++) {
+        st_free(il_st[d], il_buf[d]);
+        il_st[d] = NULL;
+    }
+}
+
 /* Generates one section (the prefix, or branch `sec`) of at most `max`
- * commands from `state`, which it advances. */
-static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
-                        double p, bool check_il)
+ * commands from `st`, which it advances. */
+static void gen_section(uint8_t sec, uint32_t max, void *st, double p,
+                        bool check_il)
 {
     const struct ravel_model *m = R.m;
     unsigned weights[64];
+    unsigned ncmd = ncommands(m);
     uint32_t attempts = 0;
     cur_sec = sec;
     while (attempts++ < 3 * max + 3 && !R.full) {
         unsigned total = 0;
-        for (unsigned i = 0; i < m->ncommands; i++) {
-            const struct ravel_command *k = &m->commands[i];
-            weights[i] = k->weight ? k->weight(state) : 1;
+        for (unsigned i = 0; i < ncmd; i++) {
+            weights[i] = c_weight(i, st);
             total += weights[i];
         }
         if (total == 0)
@@ -525,9 +1091,7 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
             R.full = true;
             break;
         }
-        uint32_t ci = (uint32_t)ravel_gen_frequency(&the_gen, weights,
-                                                    m->ncommands);
-        const struct ravel_command *k = &m->commands[ci];
+        uint32_t ci = (uint32_t)ravel_gen_frequency(&the_gen, weights, ncmd);
         uint32_t c = R.ncmds++;
         struct cmdrec *cr = &R.cmds[c];
         memset(cr, 0, sizeof *cr);
@@ -535,10 +1099,9 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         cr->sec = sec;
         memset(R.args[c], 0, MAX_ARGS);
         uint32_t s = span_begin(mark, sec, 1);
-        if (k->gen)
-            k->gen(&the_gen, state, R.args[c]);
+        c_gen(ci, st, R.args[c]);
         span_end(s);
-        bool ok = !k->pre || k->pre(state, R.args[c]);
+        bool ok = c_pre(ci, st, R.args[c]);
         if (ok) {
             cr->var = ++R.nvars;
             R.var_cmd[cr->var] = c;
@@ -546,7 +1109,9 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
         }
         if (ok && check_il) {
             uint32_t pos[MAX_K + 1] = {0};
-            memcpy(il_states[0], prefix_state, m->state_size);
+            il_st[0] = st_copy(il_st[0], il_buf[0], prefix_st);
+            il_stamp++;
+            il_used = 0;
             ok = il_ok(pos, 0);
             if (!ok) {
                 R.nsec[sec]--;
@@ -559,57 +1124,66 @@ static void gen_section(uint8_t sec, uint32_t max, unsigned char *state,
             R.nskipped++;
             continue;
         }
-        if (k->next)
-            k->next(state, R.args[c], cr->var);
+        (void)c_next(c, st);
     }
     R.term[sec] = UINT32_MAX;
 }
 
-static unsigned char gen_state[MAX_STATE];
+/* The most calls of the prefix and of each branch of a case with K
+ * branches. */
+static uint32_t prefix_max(uint32_t K)
+{
+    return D.prefix ? D.prefix : K ? PREFIX_MAX : SEQ_MAX;
+}
+
+static uint32_t ops_max(uint32_t K)
+{
+    return D.ops ? D.ops : branch_max[K];
+}
 
 static void generate(void)
 {
     const struct ravel_model *m = R.m;
-    struct ravel__worker *w = ravel__controlled();
     memset(&R.ndraws, 0, sizeof R - offsetof(struct rec, ndraws));
     R.m = m;
     /* The number of branches is the stream's first draw, so that
      * shrinking can lower it and a ticket carries it. */
     R.K = draw(MAX_K + 1, D.branches);
-    memset(gen_state, 0, m->state_size);
-    if (m->init)
-        m->init(gen_state);
-    uint32_t pmax = R.K ? PREFIX_MAX : SEQ_MAX;
-    gen_section(0, pmax, gen_state, D.size * pmax / (D.size * pmax + 2),
+    gen_st = st_init(NULL, gen_buf);
+    uint32_t pmax = prefix_max(R.K);
+    gen_section(0, pmax, gen_st, D.size * pmax / (D.size * pmax + 2),
                 false);
-    memcpy(prefix_state, gen_state, m->state_size);
+    prefix_st = st_copy(NULL, prefix_buf, gen_st);
     bool check = model_has_pre(m);
+    il_memoise = !user_states() && D.ops != 0;
     for (uint32_t b = 1; b <= R.K; b++) {
-        memcpy(gen_state, prefix_state, m->state_size);
-        uint32_t bmax = branch_max[R.K];
+        gen_st = st_copy(gen_st, gen_buf, prefix_st);
+        uint32_t bmax = ops_max(R.K);
         double mean = 1 + D.size * (bmax - 1);
-        gen_section((uint8_t)b, bmax, gen_state, mean / (mean + 1), check);
+        gen_section((uint8_t)b, bmax, gen_st, mean / (mean + 1), check);
     }
+    st_free(gen_st, gen_buf);
+    st_free(prefix_st, prefix_buf);
+    gen_st = prefix_st = NULL;
+    il_release();
     for (uint32_t s = 0; s <= R.K; s++)
         R.nactive += R.nsec[s];
     R.nparallel = R.nactive - R.nsec[0];
     R.gen_vchoices = ravel__rt.x->nvchoices;
     R.generated = true;
-    (void)w;
 }
 
 /* ---- running it -------------------------------------------------------- */
 
 static void call(uint32_t c)
 {
-    const struct ravel_command *k = &R.m->commands[R.cmds[c].cmd];
     /* Between two commands the runner records what it saw: the reads of
      * one command and the next are not one spin loop (src/model/spin.c). */
     struct ravel__worker *w = ravel__controlled();
     if (w)
         ravel__spin_forget(&ravel__rt.x->threads[w->slot]);
     R.cmds[c].call = ++R.clock;
-    R.cmds[c].result = k->run(R.sut, args_of(c));
+    c_run(c);
     R.cmds[c].ret = ++R.clock;
     R.cmds[c].returned = 1;
 }
@@ -628,8 +1202,24 @@ static void *branch_main(void *arg)
 
 static int check_model(const struct ravel_model *m, char *err, size_t len)
 {
-    if (!m || !m->commands || m->ncommands == 0 || m->ncommands > 64) {
+    if (!m || (!m->ops && (!m->commands || m->ncommands == 0 ||
+                           m->ncommands > 64))) {
         snprintf(err, len, "the model needs 1 to 64 commands");
+        return -1;
+    }
+    if (m->state_copy && (!m->state_new || !m->state_free)) {
+        snprintf(err, len, "state_copy needs state_new and state_free");
+        return -1;
+    }
+    if (!m->state_equal != !m->state_hash) {
+        snprintf(err, len, "state_equal and state_hash go together");
+        return -1;
+    }
+    if (m->threads > MAX_K || m->ops_per_thread > OPS_MAX ||
+        m->prefix_len > OPS_MAX) {
+        snprintf(err, len, "threads (at most %d), ops_per_thread and "
+                           "prefix_len (at most %d) out of range",
+                 MAX_K, OPS_MAX);
         return -1;
     }
     if (m->state_size > MAX_STATE) {
@@ -642,16 +1232,35 @@ static int check_model(const struct ravel_model *m, char *err, size_t len)
                  m->args_size, MAX_ARGS);
         return -1;
     }
-    for (unsigned i = 0; i < m->ncommands; i++)
-        if (!m->commands[i].name || !m->commands[i].run) {
+    if (m->ops)
+        return ravel__pbt_ops_check(m, err, len);
+    for (unsigned i = 0; i < m->ncommands; i++) {
+        const struct ravel_command *k = &m->commands[i];
+        if (!k->name || (!k->run && !k->run_value)) {
             snprintf(err, len, "command %u has no name or no run function",
                      i);
             return -1;
         }
+        if (k->result > RAVEL_USER ||
+            (k->result > RAVEL_PTR && k->run && !k->run_value)) {
+            snprintf(err, len, "command %s: results of this kind need "
+                               "run_value",
+                     k->name);
+            return -1;
+        }
+        if (k->result == RAVEL_USER &&
+            (!k->result_type || k->result_type->size == 0 ||
+             k->result_type->size > RAVEL__PBT_MAX_RESULT)) {
+            snprintf(err, len, "command %s: RAVEL_USER needs a result_type "
+                               "of 1 to %d bytes",
+                     k->name, RAVEL__PBT_MAX_RESULT);
+            return -1;
+        }
+    }
     return 0;
 }
 
-static void driver_init(void);
+static void driver_init(const struct ravel_model *m);
 
 RAVEL__EXPORT int ravel_test_model(const struct ravel_model *m)
 {
@@ -665,7 +1274,7 @@ RAVEL__EXPORT int ravel_test_model(const struct ravel_model *m)
     if (check_model(m, err, sizeof err) != 0)
         ravel__tool_error(w, "ravel_test_model: %s", err);
     if (!D.init)
-        driver_init();
+        driver_init(m);
     if (!pbt_active)
         ravel__tool_error(w, "ravel_test_model: this program does not call "
                              "ravel_test_model from its own code");
@@ -695,23 +1304,32 @@ RAVEL__EXPORT int ravel_test_model(const struct ravel_model *m)
 
 /* ---- judging ------------------------------------------------------------ */
 
+/* "$3 = name(args)", and " -> result" when `result`. */
 static void describe(struct ravel__strbuf *sb, uint32_t c, bool result)
 {
-    const struct ravel_command *k = &R.m->commands[R.cmds[c].cmd];
     char buf[200] = "";
-    if (k->print)
-        k->print(buf, sizeof buf, args_of(c));
-    ravel__sb_printf(sb, "$%u = %s(%s)", R.cmds[c].var, k->name, buf);
-    if (result && R.cmds[c].returned)
-        ravel__sb_printf(sb, " -> %lld", (long long)R.cmds[c].result);
-    else if (result)
+    c_print(c, buf, sizeof buf);
+    ravel__sb_printf(sb, "$%u = %s(%s)", R.cmds[c].var, c_name(R.cmds[c].cmd),
+                     buf);
+    if (result && R.cmds[c].returned) {
+        ravel_value v = stored(c);
+        ravel__sb_add(sb, " -> ");
+        put_value(sb, &v, R.cmds[c].var);
+    } else if (result) {
         ravel__sb_add(sb, " -> (did not return)");
+    }
 }
 
-/* The lin checker's model: states are indices of interned model states. */
+/*
+ * The lin checker's model: states are indices of interned model states.
+ * Plain states are interned by their bytes; user states (state_copy) by
+ * the model's hash and equality, or not merged at all without them.
+ */
 struct adapter {
     size_t size;
+    bool user;
     unsigned char *blobs;
+    void **objs; /* user states */
     uint32_t n, cap;
     uint32_t *table; /* index + 1 */
     uint32_t tcap;
@@ -727,16 +1345,26 @@ static uint64_t blob_hash(const unsigned char *p, size_t n)
     return h;
 }
 
-static int64_t intern(struct adapter *a, const unsigned char *st)
+static uint64_t ad_hash(const struct adapter *a, uint32_t i)
 {
-    if (2 * (a->n + 1) > a->tcap) {
+    if (a->user)
+        return R.m->state_hash(a->objs[i]);
+    return blob_hash(a->blobs + (size_t)i * a->size, a->size);
+}
+
+/* The index of state st, added if new (a user state is then kept, else
+ * freed by the caller: *kept says which). -1: out of memory. */
+static int64_t intern(struct adapter *a, const void *st, bool *kept)
+{
+    bool merge = !a->user || R.m->state_hash;
+    *kept = false;
+    if (merge && 2 * (a->n + 1) > a->tcap) {
         uint32_t nc = a->tcap ? a->tcap * 2 : 1024;
         uint32_t *t = calloc(nc, sizeof *t);
         if (!t)
             return -1;
         for (uint32_t i = 0; i < a->n; i++) {
-            uint64_t h = blob_hash(a->blobs + (size_t)i * a->size, a->size);
-            uint32_t j = (uint32_t)h & (nc - 1);
+            uint32_t j = (uint32_t)ad_hash(a, i) & (nc - 1);
             while (t[j])
                 j = (j + 1) & (nc - 1);
             t[j] = i + 1;
@@ -745,25 +1373,48 @@ static int64_t intern(struct adapter *a, const unsigned char *st)
         a->table = t;
         a->tcap = nc;
     }
-    uint64_t h = blob_hash(st, a->size);
-    uint32_t j = (uint32_t)h & (a->tcap - 1);
-    while (a->table[j]) {
-        uint32_t i = a->table[j] - 1;
-        if (!memcmp(a->blobs + (size_t)i * a->size, st, a->size))
-            return i;
-        j = (j + 1) & (a->tcap - 1);
+    uint32_t j = 0;
+    if (merge) {
+        uint64_t h = a->user ? R.m->state_hash(st) : blob_hash(st, a->size);
+        j = (uint32_t)h & (a->tcap - 1);
+        while (a->table[j]) {
+            uint32_t i = a->table[j] - 1;
+            if (a->user ? R.m->state_equal(a->objs[i], st) != 0
+                        : !memcmp(a->blobs + (size_t)i * a->size, st,
+                                  a->size))
+                return i;
+            j = (j + 1) & (a->tcap - 1);
+        }
     }
     if (a->n == a->cap) {
         uint32_t nc = a->cap ? a->cap * 2 : 256;
-        unsigned char *b = realloc(a->blobs, (size_t)nc * (a->size + 1));
-        if (!b)
-            return -1;
-        a->blobs = b;
+        if (a->user) {
+            void **o = realloc(a->objs, (size_t)nc * sizeof *o);
+            if (!o)
+                return -1;
+            a->objs = o;
+        } else {
+            unsigned char *b = realloc(a->blobs, (size_t)nc * (a->size + 1));
+            if (!b)
+                return -1;
+            a->blobs = b;
+        }
         a->cap = nc;
     }
-    memcpy(a->blobs + (size_t)a->n * a->size, st, a->size);
-    a->table[j] = a->n + 1;
+    if (a->user) {
+        a->objs[a->n] = (void *)st;
+        *kept = true;
+    } else {
+        memcpy(a->blobs + (size_t)a->n * a->size, st, a->size);
+    }
+    if (merge)
+        a->table[j] = a->n + 1;
     return a->n++;
+}
+
+static void *ad_state(struct adapter *a, uint64_t i)
+{
+    return a->user ? a->objs[i] : a->blobs + i * a->size;
 }
 
 static uint64_t ad_init(void *self)
@@ -778,18 +1429,26 @@ static int ad_step(void *self, uint64_t state, uint32_t op,
     struct adapter *a = self;
     const struct ravel__lin_op *o = &a->h->ops[op];
     uint32_t c = (uint32_t)ravel__lin_vget(&a->h->vals, o->in)->i;
-    const struct ravel_command *k = &R.m->commands[R.cmds[c].cmd];
-    memcpy(a->before, a->blobs + state * a->size, a->size);
-    memcpy(a->tmp, a->before, a->size);
-    long expect = k->next ? k->next(a->tmp, args_of(c), R.cmds[c].var) : 0;
-    if (o->out != RAVEL__LIN_V_NONE) {
-        bool ok = k->post ? k->post(a->before, args_of(c),
-                                    (long)R.cmds[c].result) != 0
-                          : expect == (long)R.cmds[c].result;
-        if (!ok)
-            return 0;
+    const void *before = ad_state(a, state);
+    void *tmp;
+    if (a->user) {
+        tmp = R.m->state_copy(before);
+    } else {
+        memcpy(a->before, before, a->size);
+        before = a->before;
+        memcpy(a->tmp, a->before, a->size);
+        tmp = a->tmp;
     }
-    int64_t s = intern(a, a->tmp);
+    ravel_value expect = c_next(c, tmp);
+    bool ok = o->out == RAVEL__LIN_V_NONE || c_ok(c, before, &expect);
+    if (ok && R.m->invariant)
+        ok = R.m->invariant(tmp) != 0;
+    bool kept = false;
+    int64_t s = ok ? intern(a, tmp, &kept) : 0;
+    if (a->user && !kept)
+        R.m->state_free(tmp);
+    if (!ok)
+        return 0;
     if (s < 0 || ravel__lin_next_add(next, (uint64_t)s) != 0)
         return -1;
     return 1;
@@ -803,23 +1462,87 @@ static const struct ravel__lin_model adapter_model = {
 };
 
 static struct ravel__strbuf verdict; /* the judgement's explanation */
+static uint32_t fault_cmd;           /* the call at fault, or UINT32_MAX */
 
-/* Returns 1 linearizable, 0 not, -1 tool error. */
 static bool reporting(void);
 
-static int lin_check(const unsigned char *start)
+/* The call to blame in a non-linearizable history: the operation that
+ * must come next after the longest linearizable prefix, when the model
+ * rejects it there; else the first operation the model rejects there;
+ * else that operation anyway. Appends why to `verdict`. */
+static void blame(struct adapter *a, const struct ravel__lin_history *h,
+                  const struct ravel__lin_result *r)
+{
+    uint32_t op = RAVEL__LIN_V_NONE;
+    for (uint32_t i = 0; i < r->nstuck; i++)
+        if (r->stuck_kind[i] == RAVEL__LIN_REJECTED &&
+            (op == RAVEL__LIN_V_NONE || r->stuck[i] == r->deadline_op))
+            op = r->stuck[i];
+    if (op == RAVEL__LIN_V_NONE)
+        op = r->deadline_op;
+    if (op == RAVEL__LIN_V_NONE || op >= h->nops)
+        return;
+    uint32_t c = (uint32_t)ravel__lin_vget(&h->vals, h->ops[op].in)->i;
+    fault_cmd = c;
+    uint64_t st = r->nprefix ? r->prefix_states[r->nprefix - 1]
+                             : r->initial_state;
+    void *tmp;
+    if (a->user) {
+        tmp = R.m->state_copy(ad_state(a, st));
+    } else {
+        memcpy(a->tmp, ad_state(a, st), a->size);
+        tmp = a->tmp;
+    }
+    ravel_value e = c_next(c, tmp);
+    ravel__sb_add(&verdict, "; the call no order can place: ");
+    describe(&verdict, c, true);
+    if (!c_has_post(c)) {
+        /* What the model says there: after the longest order of calls
+         * that works ("first" when none does). */
+        ravel__sb_add(&verdict, " (");
+        for (uint32_t i = 0; i < r->nprefix; i++) {
+            uint32_t pc = (uint32_t)ravel__lin_vget(&h->vals,
+                                                    h->ops[r->prefix[i]].in)
+                              ->i;
+            ravel__sb_printf(&verdict, "%s$%u", i ? ", " : "placed after ",
+                             R.cmds[pc].var);
+        }
+        if (!r->nprefix)
+            ravel__sb_add(&verdict, "placed first");
+        if (R.m->state_print) {
+            char sbuf[256] = "";
+            R.m->state_print(sbuf, sizeof sbuf, ad_state(a, st));
+            ravel__sb_printf(&verdict, ", in model state %s", sbuf);
+        }
+        ravel__sb_add(&verdict, ", the model says ");
+        put_value(&verdict, &e, R.cmds[c].var);
+        ravel__sb_addc(&verdict, ')');
+    }
+    if (a->user)
+        R.m->state_free(tmp);
+}
+
+/* Returns 1 linearizable, 0 not, -1 tool error. */
+static int lin_check(const void *start)
 {
     struct ravel__lin_history h;
     struct adapter a;
     memset(&a, 0, sizeof a);
+    a.user = user_states();
     a.size = R.m->state_size ? R.m->state_size : 1;
     if (ravel__lin_history_init(&h) != 0)
         return -1;
     char err[256];
     int rc = -1;
     unsigned char zero[1] = {0};
-    if (intern(&a, R.m->state_size ? start : zero) < 0)
+    bool kept;
+    const void *first = a.user ? R.m->state_copy(start)
+                               : R.m->state_size ? start : zero;
+    if (intern(&a, first, &kept) < 0) {
+        if (a.user)
+            R.m->state_free((void *)first);
         goto out;
+    }
     for (uint32_t b = 1; b <= R.K; b++) {
         char pname[16];
         snprintf(pname, sizeof pname, "%u", b);
@@ -829,11 +1552,21 @@ static int lin_check(const unsigned char *start)
             const struct cmdrec *cr = &R.cmds[c];
             if (!cr->call)
                 break; /* never called */
-            const char *nm = R.m->commands[cr->cmd].name;
+            const char *nm = c_name(cr->cmd);
             uint32_t f = ravel__lin_str(&h.vals, nm, strlen(nm));
             uint32_t in = ravel__lin_int(&h.vals, c);
-            uint32_t out = cr->returned ? ravel__lin_int(&h.vals, cr->result)
-                                        : RAVEL__LIN_V_NONE;
+            uint32_t out = RAVEL__LIN_V_NONE;
+            if (cr->returned && cr->kind == RAVEL_INT) {
+                out = ravel__lin_int(&h.vals, cr->result);
+            } else if (cr->returned) {
+                /* Other kinds as printed (the HTML timeline shows it). */
+                struct ravel__strbuf vs = RAVEL__STRBUF_INIT;
+                ravel_value v = stored(c);
+                put_value(&vs, &v, cr->var);
+                out = ravel__lin_str(&h.vals, vs.data ? vs.data : "",
+                                     vs.len);
+                ravel__sb_free(&vs);
+            }
             if (ravel__lin_add_op(&h, proc, f, RAVEL__LIN_V_NONE, in, out,
                                   cr->call,
                                   cr->returned ? cr->ret : RAVEL__LIN_NEVER,
@@ -845,7 +1578,8 @@ static int lin_check(const unsigned char *start)
         goto out;
     a.h = &h;
     /* The reported execution's history is explained for the HTML
-     * report's timeline (only then: explaining costs a second search). */
+     * report's timeline and to blame a call (only then: explaining costs
+     * a second search). */
     bool explain = reporting();
     struct ravel__lin_options o = {.no_partition = true,
                                    .no_explain = !explain,
@@ -856,6 +1590,7 @@ static int lin_check(const unsigned char *start)
         goto out;
     rc = r.verdict == RAVEL__LIN_FAIL ? 0 : 1;
     if (explain && rc == 0) {
+        blame(&a, &h, &r);
         struct ravel__strbuf js = RAVEL__STRBUF_INIT;
         ravel__lin_explain_data(&h, &r, &js);
         char *dst = ravel__rt.sh->pbt_history;
@@ -866,12 +1601,16 @@ static int lin_check(const unsigned char *start)
     ravel__lin_result_free(&r);
 out:
     ravel__lin_history_free(&h);
+    if (a.user)
+        for (uint32_t i = 0; i < a.n; i++)
+            R.m->state_free(a.objs[i]);
+    free(a.objs);
     free(a.blobs);
     free(a.table);
     return rc;
 }
 
-static unsigned char seq_state[MAX_STATE], seq_before[MAX_STATE];
+static unsigned char seq_buf[MAX_STATE], before_buf[MAX_STATE];
 
 /* The counterexample as text: prefix and branches, each call with its
  * result. */
@@ -931,49 +1670,64 @@ static bool reporting(void)
     return D.replaying || D.phase == FINAL;
 }
 
+/* Checks the prefix's results one by one (and the invariant after each
+ * call); fails x at the first wrong one. Leaves the model's state after
+ * the prefix in *st. */
+static void judge_prefix(struct ravel__exec *x, void **st)
+{
+    const struct ravel_model *m = R.m;
+    void *before = NULL;
+    for (uint32_t i = 0; i < R.nsec[0]; i++) {
+        uint32_t c = R.order[0][i];
+        before = st_copy(before, before_buf, *st);
+        ravel_value e = c_next(c, *st);
+        bool ok = c_ok(c, before, &e);
+        bool inv = !ok || !m->invariant || m->invariant(*st);
+        if (ok && inv)
+            continue;
+        describe(&verdict, c, true);
+        if (!ok && !c_has_post(c)) {
+            ravel__sb_add(&verdict, ", the model says ");
+            put_value(&verdict, &e, R.cmds[c].var);
+        } else if (!ok) {
+            ravel__sb_add(&verdict, ": the postcondition is false");
+        }
+        fault_cmd = c;
+        if (ok)
+            ravel__fail(x, RAVEL__FAIL_POSTCONDITION, 0, c_pc(R.cmds[c].cmd),
+                        "invariant: false after %s", verdict.data);
+        else
+            ravel__fail(x, RAVEL__FAIL_POSTCONDITION, 0, c_pc(R.cmds[c].cmd),
+                        "postcondition: %s", verdict.data);
+        break;
+    }
+    st_free(before, before_buf);
+}
+
 static void door_judge(void)
 {
     struct ravel__exec *x = ravel__rt.x;
     if (!pbt_active || !R.m)
         return;
     ravel__rt.sh->pbt_history[0] = 0;
+    fault_cmd = UINT32_MAX;
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended != RAVEL__END_BLOCKED &&
         R.ran) {
         const struct ravel_model *m = R.m;
-        /* The place of a failure: the run function of the first
-         * parallel call. */
-        uint64_t pc = 0;
-        for (uint32_t b = 1; b <= R.K && !pc; b++)
-            if (R.nsec[b])
-                pc = (uint64_t)(uintptr_t)
-                         m->commands[R.cmds[R.order[b][0]].cmd].run;
-        memset(seq_state, 0, m->state_size);
-        if (m->init)
-            m->init(seq_state);
+        void *st = st_init(NULL, seq_buf);
         ravel__sb_free(&verdict);
-        for (uint32_t i = 0; i < R.nsec[0]; i++) {
-            uint32_t c = R.order[0][i];
-            const struct ravel_command *k = &m->commands[R.cmds[c].cmd];
-            memcpy(seq_before, seq_state, m->state_size);
-            long e = k->next ? k->next(seq_state, args_of(c), R.cmds[c].var)
-                             : 0;
-            bool ok = k->post ? k->post(seq_before, args_of(c),
-                                        (long)R.cmds[c].result) != 0
-                              : e == (long)R.cmds[c].result;
-            if (!ok) {
-                describe(&verdict, c, true);
-                if (!k->post)
-                    ravel__sb_printf(&verdict, ", the model says %ld", e);
-                else
-                    ravel__sb_add(&verdict, ": the postcondition is false");
-                ravel__fail(x, RAVEL__FAIL_POSTCONDITION, 0,
-                            (uint64_t)(uintptr_t)k->run,
-                            "postcondition: %s", verdict.data);
-                break;
-            }
-        }
+        judge_prefix(x, &st);
         if (x->failure.kind == RAVEL__FAIL_NONE && R.nparallel) {
-            int rc = lin_check(seq_state);
+            int rc = lin_check(st);
+            /* The place of a failure: the run function of the call at
+             * fault (reported executions), else of the first parallel
+             * call. */
+            uint64_t pc = 0;
+            if (fault_cmd != UINT32_MAX)
+                pc = c_pc(R.cmds[fault_cmd].cmd);
+            for (uint32_t b = 1; b <= R.K && !pc; b++)
+                if (R.nsec[b])
+                    pc = c_pc(R.cmds[R.order[b][0]].cmd);
             if (rc < 0)
                 ravel__fail(x, RAVEL__FAIL_LINEARIZABILITY, 0, pc,
                             "the linearizability checker failed (out of "
@@ -983,9 +1737,11 @@ static void door_judge(void)
                             "the results of the %u parallel calls are not "
                             "linearizable: no order of them that respects "
                             "their real-time order gives these results in "
-                            "the model %s",
-                            R.nparallel, m->name ? m->name : "");
+                            "the model %s%s",
+                            R.nparallel, m->name ? m->name : "",
+                            verdict.data ? verdict.data : "");
         }
+        st_free(st, seq_buf);
         if (x->failure.kind != RAVEL__FAIL_NONE) {
             /* Where: the run function itself (an exact pc, not a
              * return address), not thread 1's stack after the run. */
@@ -1183,7 +1939,9 @@ static void make_strategies(void)
     s_sys = NULL;
 }
 
-static void driver_init(void)
+/* The driver's first call (in the first execution): the options and
+ * the model's shape (its fields count unless the option was given). */
+static void driver_init(const struct ravel_model *m)
 {
     struct ravel__rt *rt = &ravel__rt;
     D.init = true;
@@ -1192,6 +1950,14 @@ static void driver_init(void)
     D.seed = rt->sh->seed;
     D.tests = (uint32_t)rt->opt.tests;
     D.branches = (uint32_t)rt->opt.branches;
+    D.ops = (uint32_t)rt->opt.ops;
+    D.prefix = (uint32_t)rt->opt.prefix;
+    if (m->threads && !rt->opt.set[RAVEL__OPT_branches])
+        D.branches = m->threads;
+    if (m->ops_per_thread && !rt->opt.set[RAVEL__OPT_ops])
+        D.ops = m->ops_per_thread;
+    if (m->prefix_len && !rt->opt.set[RAVEL__OPT_prefix])
+        D.prefix = m->prefix_len;
     D.exhaustive = !strcmp(rt->opt.mode, "exhaustive");
     D.time = rt->door_time;
     D.phase = TEST;
@@ -1238,6 +2004,8 @@ static void keep_best(void)
     struct kept *k = &D.best;
     k->n = R.ndraws;
     memcpy(k->vals, R.vals, R.ndraws * sizeof *R.vals);
+    memcpy(k->bounds, R.bounds, R.ndraws * sizeof *R.bounds);
+    memcpy(k->isdata, R.isdata, R.ndraws * sizeof *R.isdata);
     k->nspans = R.nspans;
     memcpy(k->spans, R.spans, R.nspans * sizeof *R.spans);
     k->K = R.K;
@@ -1257,13 +2025,33 @@ static void cut(uint32_t s, uint32_t e)
             D.plan[D.nplan++] = k->vals[i];
 }
 
+/* Is draw i the first of two or more argument draws of the same value
+ * and range (a coupled value), and not 0? */
+static bool coupled_first(const struct kept *k, uint32_t i)
+{
+    if (!k->isdata[i] || k->vals[i] == 0)
+        return false;
+    for (uint32_t j = 0; j < i; j++)
+        if (k->isdata[j] && k->vals[j] == k->vals[i] &&
+            k->bounds[j] == k->bounds[i])
+            return false;
+    for (uint32_t j = i + 1; j < k->n; j++)
+        if (k->isdata[j] && k->vals[j] == k->vals[i] &&
+            k->bounds[j] == k->bounds[i])
+            return true;
+    return false;
+}
+
 /*
  * The next shrinking candidate of D.best, into D.plan. Passes, each
  * restarted from the beginning after an accepted candidate:
  *   0: fewer branches (K - 1: the last branch's draws are left unread);
  *   1: delete a command or list element (its draws);
  *   2: move a branch command to the end of the prefix;
- *   3: lower a draw: to 0, to half, by one.
+ *   3: lower every draw of one argument value together (coupled values:
+ *      a key used by two commands drops in both at once): to 0, to half,
+ *      by one;
+ *   4: lower a draw: to 0, to half, by one.
  * Returns false when every candidate was tried: the case is minimal.
  */
 static bool next_candidate(void)
@@ -1325,6 +2113,36 @@ static bool next_candidate(void)
                 return true;
             }
         case 3:
+            if (D.idx >= k->n) {
+                D.pass = 4;
+                D.idx = 0;
+                D.sub = 0;
+                break;
+            }
+            if (D.sub == 0 && !coupled_first(k, D.idx)) {
+                D.idx++;
+                break;
+            }
+            {
+                uint32_t i0 = D.idx, v = k->vals[i0];
+                uint32_t nv = D.sub == 0 ? 0 : D.sub == 1 ? v / 2 : v - 1;
+                uint32_t sub = D.sub;
+                if (++D.sub == 3) {
+                    D.sub = 0;
+                    D.idx++;
+                }
+                if (nv == v || (sub == 2 && nv == 0) ||
+                    (sub == 1 && nv == 0))
+                    break;
+                memcpy(D.plan, k->vals, k->n * sizeof *k->vals);
+                D.nplan = k->n;
+                for (uint32_t i = i0; i < k->n; i++)
+                    if (k->isdata[i] && k->vals[i] == v &&
+                        k->bounds[i] == k->bounds[i0])
+                        D.plan[i] = nv;
+                return true;
+            }
+        case 4:
             if (D.idx >= k->n)
                 return false;
             {
@@ -1373,6 +2191,7 @@ static void summary(void);
 
 static void tabulate(void)
 {
+    tally_labels();
     D.total_calls += R.nactive;
     D.parallel_calls += R.nparallel;
     D.skipped += R.nskipped;
@@ -1493,7 +2312,23 @@ static void summary(void)
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     const struct ravel_model *m = R.m;
     uint32_t ran = D.phase == DONE && D.best.n ? D.failed_test + 1 : D.test;
-    if (D.best.n)
+    /* The labels and coverage, first: a requirement not met fails a run
+     * whose tests passed. */
+    struct ravel__strbuf tally = RAVEL__STRBUF_INIT;
+    uint64_t ntab = 0;
+    for (int i = 0; i <= MAX_K; i++)
+        ntab += D.by_k[i];
+    D.cover_failed = !put_tally(&tally, ntab) && !D.best.n;
+    if (D.cover_failed)
+        ravel__sb_printf(&sb, "ravel: property %s: coverage requirement not "
+                              "met after %u test%s (all passed): the tests "
+                              "do not reach what the property requires "
+                              "(see 'NOT MET' below); repeat with --seed "
+                              "%llu --tests %u\n",
+                         m && m->name ? m->name : "", D.passed,
+                         D.passed == 1 ? "" : "s", (unsigned long long)D.seed,
+                         D.tests);
+    else if (D.best.n)
         ravel__sb_printf(&sb,
                          "ravel: property %s: failed after %u test%s "
                          "(%u passed); shrunk in %llu step%s (%llu "
@@ -1508,12 +2343,22 @@ static void summary(void)
                          D.final_failed ? ""
                                         : "; the minimal case did not fail "
                                           "again when replayed");
+    else if (D.branches == 0)
+        ravel__sb_printf(&sb, "ravel: property %s: %u test%s passed (%s "
+                              "mode, sequential tests of up to %u calls)%s\n",
+                         m && m->name ? m->name : "", D.passed,
+                         D.passed == 1 ? "" : "s",
+                         D.exhaustive ? "exhaustive" : "random",
+                         prefix_max(0),
+                         D.stopped ? "; --time ended testing early" : "");
     else
         ravel__sb_printf(&sb, "ravel: property %s: %u test%s passed (%s "
-                              "mode, up to %u branches)%s\n",
+                              "mode, up to %u branches of up to %u calls "
+                              "after a prefix of up to %u)%s\n",
                          m && m->name ? m->name : "", D.passed,
                          D.passed == 1 ? "" : "s",
                          D.exhaustive ? "exhaustive" : "random", D.branches,
+                         ops_max(D.branches), prefix_max(D.branches),
                          D.stopped ? "; --time ended testing early" : "");
     if (m && D.total_calls) {
         ravel__sb_printf(&sb, "ravel: commands generated (%llu, %llu in "
@@ -1521,11 +2366,11 @@ static void summary(void)
                          (unsigned long long)D.total_calls,
                          (unsigned long long)D.parallel_calls,
                          (unsigned long long)D.skipped);
-        for (unsigned i = 0; i < m->ncommands; i++)
+        for (unsigned i = 0; i < ncommands(m); i++)
             ravel__sb_printf(&sb, "  %5.1f%% %s\n",
                              100.0 * (double)D.cmd_count[i] /
                                  (double)D.total_calls,
-                             m->commands[i].name);
+                             c_name(i));
         uint64_t nt = 0;
         for (int i = 0; i <= MAX_K; i++)
             nt += D.by_k[i];
@@ -1543,6 +2388,9 @@ static void summary(void)
                                  100.0 * (double)D.sizes[i] / (double)nt);
         ravel__sb_addc(&sb, '\n');
     }
+    if (tally.data)
+        ravel__sb_add(&sb, tally.data);
+    ravel__sb_free(&tally);
     snprintf(sh->pbt_text, sizeof sh->pbt_text, "%s", sb.data ? sb.data : "");
     /* What the run promises (the last strategy's text would speak of
      * one test case only). */
@@ -1562,7 +2410,7 @@ static void summary(void)
     sh->pbt = 1;
     sh->pbt_tests = ran;
     sh->pbt_passed = D.passed;
-    sh->pbt_failed = D.best.n != 0;
+    sh->pbt_failed = D.best.n != 0 || D.cover_failed;
     sh->pbt_shrink_steps = D.shrink_steps;
     sh->pbt_counterexample_commands = D.best.nactive;
     sh->pbt_counterexample_parallel = D.best.nparallel;

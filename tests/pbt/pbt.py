@@ -23,6 +23,20 @@ Groups (one ctest each):
                the racing accesses made scheduling points, the lost
                update as a shrunk linearizability failure whose ticket
                replays it
+  typed        typed results: the hash map's strings print quoted and its
+               two racing puts shrink together to key 0 (coupled values);
+               the stack's pointers print as `new` and `$k`, never as
+               addresses; the report blames the call at fault, and its
+               ticket replays the same counterexample
+  cover        labels and coverage: the stack's requirement is met and
+               tabulated with a correct generator, and fails the run (exit
+               1, one headline) with a skewed one
+  shape        4 threads x 8 calls (the model's fields): the corrected
+               queue passes, the buggy one is found and shrunk; --ops and
+               --prefix bound the calls; bad values exit 2
+  table        the table form: the queue written as a table finds the same
+               bug as pbt_queue and shrinks it as small; its corrected
+               version passes random and exhaustive tests
 """
 import argparse
 import json
@@ -277,6 +291,153 @@ def group_race(a, tmp):
                   os.path.join(tmp, s["bugs"][1]["ticket"])], tmp)
         check(rr.returncode == 1 and "BUG (linearizability)" in rr.stderr,
               f"counter_plain {mode}: the ticket replays the lost update")
+
+
+def calls(ce_text):
+    """The calls of a counterexample block, "$k = f(args) -> result"."""
+    return [l.strip() for l in ce_text.splitlines()
+            if l.strip().startswith("$")]
+
+
+def group_typed(a, tmp):
+    # The hash map: two puts of one key race; both keys shrink to 0
+    # together (each alone would make the keys differ and the case pass).
+    for seed in ("1", "2", "3", "4"):
+        r = run([os.path.join(a.exe_dir, "pbt_hashmap"), "--seed", seed,
+                 "--json"], tmp)
+        s = summary(r.stdout)
+        ce = counterexample(r.stderr)
+        got = sorted(re.sub(r"^\$\d+ = ", "", c) for c in calls(ce[3])) \
+            if ce else None
+        check(r.returncode == 1 and s["bugs"][0]["kind"] == "linearizability"
+              and ce is not None and ce[0] == 2 and ce[1] == 2 and
+              got == ['put(0, "a") -> NULL', 'put(0, "a") -> NULL'],
+              f"hashmap seed {seed}: shrunk to two parallel "
+              f"put(0, \"a\") -> NULL (got {got})")
+        check(re.search(r'the call no order can place: \$\d+ = put\(0, "a"\)'
+                        r' -> NULL \(placed after \$\d+, in model state '
+                        r'\{0: "a"\}, the model says "a"\)', r.stderr),
+              f"hashmap seed {seed}: the header blames the put, with the "
+              f"model's state and its string")
+        check(re.search(r"judged by the model; the command:\n\s+#0 put_run",
+                        r.stderr),
+              f"hashmap seed {seed}: the frame is put_run")
+    rr = run([a.ravel, "replay", os.path.join(tmp, s["bugs"][0]["ticket"])],
+             tmp)
+    rce = counterexample(rr.stderr)
+    check(rr.returncode == 1 and rce and ce and rce[3] == ce[3],
+          "hashmap: the ticket replays the same counterexample")
+    # Strings print quoted with escapes in the corrected map's passing run:
+    # nothing to see; the buggy stack's pointers instead.
+    for seed in ("1", "2", "3"):
+        r = run([os.path.join(a.exe_dir, "pbt_stack"), "--seed", seed,
+                 "--json"], tmp)
+        s = summary(r.stdout)
+        ce = counterexample(r.stderr)
+        cs = calls(ce[3]) if ce else []
+        check(r.returncode == 1 and s["bugs"][0]["kind"] == "linearizability"
+              and ce is not None and ce[0] <= 5,
+              f"stack seed {seed}: found and shrunk "
+              f"({ce[0] if ce else None} calls)")
+        pushes = [c for c in cs if " = push(" in c]
+        pops = [c for c in cs if " = pop()" in c]
+        check(pushes and all(c.endswith("-> new") for c in pushes),
+              f"stack seed {seed}: pushes print their node as new ({pushes})")
+        check(pops and all(re.search(r"-> (NULL|\$\d+)$", c) for c in pops)
+              and any(re.search(r"-> \$\d+$", c) for c in pops),
+              f"stack seed {seed}: pops print NULL or $k ({pops})")
+        check(not re.search(r"0x[0-9a-f]{6,}", ce[3] if ce else "x") and
+              not re.search(r"-> \d{6,}", r.stderr),
+              f"stack seed {seed}: no raw address printed")
+        # Every $k a pop names is a push's variable.
+        pv = {c.split(" ")[0] for c in pushes}
+        check(all(c.split("-> ")[1] in pv | {"NULL"} for c in pops),
+              f"stack seed {seed}: pops name pushes' nodes")
+
+
+def group_cover(a, tmp):
+    r = run([os.path.join(a.exe_dir, "pbt_stack_fixed"), "--seed", "1",
+             "--tests", "300", "--json"], tmp)
+    s = summary(r.stdout)
+    m = re.search(r"cover 'stack depth >= 3': ([\d.]+)% of 300 test cases, "
+                  r"10% required: met", r.stderr)
+    check(r.returncode == 0 and s["property"]["passed"] == 300 and m and
+          float(m.group(1)) >= 10, "stack_fixed: the requirement is met")
+    m = re.search(r"labels \(share of 300 test cases\):\n\s+([\d.]+)% pop "
+                  r"of an empty stack", r.stderr)
+    check(m is not None and 0 < float(m.group(1)) < 100,
+          "stack_fixed: the label is tabulated")
+    r = run([os.path.join(a.exe_dir, "pbt_stack_skewed"), "--seed", "1",
+             "--json"], tmp)
+    s = summary(r.stdout)
+    m = re.search(r"cover 'stack depth >= 3': ([\d.]+)% of 100 test cases, "
+                  r"10% required: NOT MET", r.stderr)
+    check(r.returncode == 1 and s["property"]["failed"] and
+          s["property"]["passed"] == 100 and s["bugs"] == [] and m and
+          float(m.group(1)) < 10,
+          f"stack_skewed: fails on coverage alone (exit {r.returncode})")
+    check(r.stderr.startswith("ravel: property stack: coverage requirement "
+                              "not met after 100 tests (all passed)"),
+          "stack_skewed: one headline says why")
+
+
+def group_shape(a, tmp):
+    exe = os.path.join(a.exe_dir, "pbt_queue_table_fixed")
+    r = run([exe, "--seed", "1", "--tests", "300", "--json"], tmp)
+    s = summary(r.stdout)
+    m = re.search(r"tests by non-empty branches:.* 4: ([\d.]+)%", r.stderr)
+    check(r.returncode == 0 and s["property"]["passed"] == 300 and
+          "up to 4 branches of up to 8 calls" in r.stderr and m and
+          float(m.group(1)) > 20 and ">20:" in r.stderr,
+          "queue_table_fixed: 300 tests of 4 x 8 pass, many of them wide")
+    r = run([exe, "--seed", "1", "--tests", "30", "--mode", "exhaustive",
+             "--ops", "2", "--json"], tmp)
+    s = summary(r.stdout)
+    check(r.returncode == 0 and s["property"]["passed"] == 30 and
+          "up to 4 branches of up to 2 calls" in r.stderr,
+          "queue_table_fixed --ops 2: 30 exhaustive tests pass")
+    r = run([os.path.join(a.exe_dir, "pbt_queue_table"), "--seed", "2",
+             "--json"], tmp)
+    s = summary(r.stdout)
+    ce = counterexample(r.stderr)
+    check(r.returncode == 1 and s["bugs"][0]["kind"] == "linearizability" and
+          ce and ce[0] <= 4, "queue_table: 4 x 8 finds the bug and shrinks "
+          f"it ({ce[0] if ce else None} calls)")
+    r = run([os.path.join(a.exe_dir, "pbt_counter_fixed"), "--seed", "1",
+             "--branches", "0", "--prefix", "3", "--tests", "200",
+             "--json"], tmp)
+    s = summary(r.stdout)
+    m = re.search(r"tests by commands: (.*)", r.stderr)
+    check(r.returncode == 0 and "sequential tests of up to 3 calls" in
+          r.stderr and m and "6-10" not in m.group(1),
+          "counter_fixed --branches 0 --prefix 3: at most 3 calls")
+    for args in (["--ops", "0"], ["--ops", "65"], ["--prefix", "100"]):
+        r = run([exe] + args, tmp)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and
+              "--ops and --prefix" in lines[0],
+              f"bad shape {args}: one line, exit 2 ({lines})")
+
+
+def group_table(a, tmp):
+    r1 = run([os.path.join(a.exe_dir, "pbt_queue"), "--seed", "1",
+              "--json"], tmp)
+    r2 = run([os.path.join(a.exe_dir, "pbt_queue_table"), "--seed", "1",
+              "--branches", "2", "--ops", "5", "--json"], tmp)
+    c1, c2 = counterexample(r1.stderr), counterexample(r2.stderr)
+    check(r2.returncode == 1 and
+          summary(r2.stdout)["bugs"][0]["kind"] == "linearizability" and
+          c1 and c2 and c2[0] <= c1[0] + 1,
+          f"queue_table: the bug found and shrunk as small "
+          f"({c2[0] if c2 else None} vs {c1[0] if c1 else None} calls)")
+    check(c2 and re.search(r"= put\(\d\) -> 1", c2[3]) and
+          re.search(r"= get\(\) -> ", c2[3]),
+          "queue_table: ravel prints the table's arguments")
+    exe = os.path.join(a.exe_dir, "pbt_queue_table_fixed")
+    r = run([exe, "--seed", "3", "--tests", "40", "--mode", "exhaustive",
+             "--branches", "2", "--ops", "3", "--json"], tmp)
+    check(r.returncode == 0 and summary(r.stdout)["property"]["passed"] == 40,
+          "queue_table_fixed: 40 exhaustive tests pass")
 
 
 def main():
