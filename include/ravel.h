@@ -337,6 +337,9 @@ struct ravel_op {
     const struct ravel_type *result_type;
     unsigned weight;                       /* relative frequency; 0: 1 */
     int (*pre)(const void *state, const ravel_arg *a); /* NULL: always */
+    /* Is `result` right in `state` (before the call)? NULL: it must
+     * equal what next returns. */
+    int (*post)(const void *state, const ravel_arg *a, ravel_value result);
 };
 
 /* ---- concurrency unit tests (docs/tests.md) --------------------------- */

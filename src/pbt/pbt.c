@@ -163,36 +163,36 @@ struct lab {
 
 struct rec {
     const struct ravel_model *m;
-    uint32_t ndraws;
-    uint32_t vals[MAX_DRAWS];
-    uint32_t bounds[MAX_DRAWS]; /* each draw's n */
-    uint8_t isdata[MAX_DRAWS];  /* drawn by a generator for arguments */
-    uint32_t nspans;
-    struct span spans[MAX_SPANS];
-    uint32_t ncmds;
-    struct cmdrec cmds[MAX_CMDS];
-    unsigned char args[MAX_CMDS][MAX_ARGS];
-    uint32_t K;
+    /* Counts and flags, zeroed for each test case (generate)... */
+    uint32_t ndraws, nspans, ncmds, K;
     uint32_t term[MAX_K + 1]; /* draw that ended each section, or
                                  UINT32_MAX (ended by the attempt limit
                                  or the weights) */
-    uint32_t order[MAX_K + 1][MAX_CMDS]; /* active commands by section */
     uint32_t nsec[MAX_K + 1];
-    uint32_t var_cmd[MAX_CMDS + 1];
     uint32_t nvars;
     uint32_t nactive, nparallel, nskipped;
     uint32_t gen_vchoices; /* data choices made by generating */
     char tname[MAX_K + 1][RAVEL__NAME_MAX];
     uint64_t clock;
     uint32_t arena_used;
-    unsigned char arena[ARENA];
     uint32_t nlabels;
-    struct lab labels[MAX_LABELS];
     bool labels_full;
     void *sut;
     bool full;      /* a capacity was reached: lists stopped */
     bool generated; /* the program was generated completely */
     bool ran;       /* it ran to its end */
+    /* ... and the arrays they count, each element written before it is
+     * read (not zeroed: a test case costs less). */
+    uint32_t vals[MAX_DRAWS];
+    uint32_t bounds[MAX_DRAWS]; /* each draw's n */
+    uint8_t isdata[MAX_DRAWS];  /* drawn by a generator for arguments */
+    struct span spans[MAX_SPANS];
+    struct cmdrec cmds[MAX_CMDS];
+    unsigned char args[MAX_CMDS][MAX_ARGS];
+    uint32_t order[MAX_K + 1][MAX_CMDS]; /* active commands by section */
+    uint32_t var_cmd[MAX_CMDS + 1];
+    unsigned char arena[ARENA];
+    struct lab labels[MAX_LABELS];
 };
 
 /* ---- the driver's state ------------------------------------------------ */
@@ -717,6 +717,9 @@ static bool c_ok(uint32_t c, const void *before, const ravel_value *expect)
 {
     const struct cmdrec *cr = &R.cmds[c];
     const struct ravel_command *k = cmd_of(cr->cmd);
+    if (!k && op_of(cr->cmd)->post)
+        return op_of(cr->cmd)->post(before, (const ravel_arg *)args_of(c),
+                                    stored(c)) != 0;
     if (k && k->post_value)
         return k->post_value(before, args_of(c), stored(c)) != 0;
     if (k && k->post)
@@ -730,7 +733,9 @@ static bool c_ok(uint32_t c, const void *before, const ravel_value *expect)
 static bool c_has_post(uint32_t c)
 {
     const struct ravel_command *k = cmd_of(R.cmds[c].cmd);
-    return k && (k->post || k->post_value);
+    if (!k)
+        return op_of(R.cmds[c].cmd)->post != NULL;
+    return k->post || k->post_value;
 }
 
 static void c_print(uint32_t c, char *buf, size_t size)
@@ -1144,7 +1149,8 @@ static uint32_t ops_max(uint32_t K)
 static void generate(void)
 {
     const struct ravel_model *m = R.m;
-    memset(&R.ndraws, 0, sizeof R - offsetof(struct rec, ndraws));
+    memset(&R.ndraws, 0, offsetof(struct rec, vals) -
+                             offsetof(struct rec, ndraws));
     R.m = m;
     /* The number of branches is the stream's first draw, so that
      * shrinking can lower it and a ticket carries it. */
@@ -1514,9 +1520,14 @@ static void blame(struct adapter *a, const struct ravel__lin_history *h,
             R.m->state_print(sbuf, sizeof sbuf, ad_state(a, st));
             ravel__sb_printf(&verdict, ", in model state %s", sbuf);
         }
-        ravel__sb_add(&verdict, ", the model says ");
-        put_value(&verdict, &e, R.cmds[c].var);
-        ravel__sb_addc(&verdict, ')');
+        if (c_ok(c, ad_state(a, st), &e) && R.m->invariant &&
+            !R.m->invariant(tmp)) {
+            ravel__sb_add(&verdict, ", the invariant is false after it)");
+        } else {
+            ravel__sb_add(&verdict, ", the model says ");
+            put_value(&verdict, &e, R.cmds[c].var);
+            ravel__sb_addc(&verdict, ')');
+        }
     }
     if (a->user)
         R.m->state_free(tmp);

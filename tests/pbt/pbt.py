@@ -36,7 +36,13 @@ Groups (one ctest each):
                --prefix bound the calls; bad values exit 2
   table        the table form: the queue written as a table finds the same
                bug as pbt_queue and shrinks it as small; its corrected
-               version passes random and exhaustive tests
+               version passes random and exhaustive tests; an argument
+               drawn from the model's variables gives its operation weight
+               0 and a precondition (pbt_files: a closed descriptor is
+               never closed; sequential tests leave nothing out)
+  invariant    the model's invariant: false after a prefix call fails the
+               test (postcondition, naming the call); in parallel calls it
+               rejects orders until none is left (linearizability)
 """
 import argparse
 import json
@@ -433,11 +439,63 @@ def group_table(a, tmp):
     check(c2 and re.search(r"= put\(\d\) -> 1", c2[3]) and
           re.search(r"= get\(\) -> ", c2[3]),
           "queue_table: ravel prints the table's arguments")
+    for seed in ("1", "2"):
+        r = run([os.path.join(a.exe_dir, "pbt_registry_table"), "--seed",
+                 seed, "--json"], tmp)
+        s = summary(r.stdout)
+        ce = counterexample(r.stderr)
+        check(r.returncode == 1 and s["bugs"][0]["kind"] in
+              ("linearizability", "postcondition") and ce and ce[0] <= 8 and
+              re.search(r'= register\("[ab]", \$\d+\) -> ', ce[3]),
+              f"registry_table seed {seed}: found, shrunk, printed "
+              f"({ce[0] if ce else None} calls)")
+    r = run([os.path.join(a.exe_dir, "pbt_registry_table_fixed"), "--seed",
+             "1", "--tests", "300", "--json"], tmp)
+    check(r.returncode == 0 and summary(r.stdout)["property"]["passed"] == 300,
+          "registry_table_fixed: 300 tests pass")
+    exe = os.path.join(a.exe_dir, "pbt_files")
+    r = run([exe, "--seed", "1", "--tests", "300", "--json"], tmp)
+    m = re.search(r"(\d+) left out by preconditions", r.stderr)
+    check(r.returncode == 0 and "close" in r.stderr and m,
+          "files: 300 parallel tests pass, closes drawn from open ones")
+    r = run([exe, "--seed", "1", "--tests", "300", "--branches", "0"], tmp)
+    check(r.returncode == 0 and "0 left out by preconditions" in r.stderr,
+          "files sequential: weight 0 while nothing is open, nothing left "
+          "out")
+    r = run([os.path.join(a.exe_dir, "pbt_files_bug"), "--seed", "1",
+             "--json"], tmp)
+    ce = counterexample(r.stderr)
+    check(r.returncode == 1 and ce and ce[0] == 2 and
+          ce[3].count("= open() -> 0") == 2,
+          "files_bug: two parallel opens both get slot 0")
     exe = os.path.join(a.exe_dir, "pbt_queue_table_fixed")
     r = run([exe, "--seed", "3", "--tests", "40", "--mode", "exhaustive",
              "--branches", "2", "--ops", "3", "--json"], tmp)
     check(r.returncode == 0 and summary(r.stdout)["property"]["passed"] == 40,
           "queue_table_fixed: 40 exhaustive tests pass")
+
+
+def group_invariant(a, tmp):
+    exe = os.path.join(a.exe_dir, "pbt_files_cap3")
+    r = run([exe, "--seed", "1", "--branches", "0", "--json"], tmp)
+    s = summary(r.stdout)
+    ce = counterexample(r.stderr)
+    check(r.returncode == 1 and s["bugs"][0]["kind"] == "postcondition" and
+          "invariant: false after $4 = open() -> 3" in r.stderr and ce and
+          ce[0] == 4, "files_cap3 sequential: the invariant fails after the "
+          "fourth open")
+    r = run([exe, "--seed", "1", "--prefix", "1", "--json"], tmp)
+    s = summary(r.stdout)
+    ce = counterexample(r.stderr)
+    check(r.returncode == 1 and s["bugs"][0]["kind"] == "linearizability" and
+          "the invariant is false after it" in r.stderr and ce and
+          ce[0] == 4 and ce[1] == 3,
+          "files_cap3 --prefix 1: no order of the parallel opens keeps the "
+          "invariant")
+    r = run([os.path.join(a.exe_dir, "pbt_files"), "--seed", "1",
+             "--tests", "300", "--json"], tmp)
+    check(r.returncode == 0 and summary(r.stdout)["property"]["passed"] == 300,
+          "files (no invariant): 300 tests pass")
 
 
 def main():
