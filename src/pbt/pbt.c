@@ -2421,7 +2421,7 @@ static void summary(void)
     sh->pbt = 1;
     sh->pbt_tests = ran;
     sh->pbt_passed = D.passed;
-    sh->pbt_failed = D.best.n != 0 || D.cover_failed;
+    sh->pbt_failed = D.best.n ? 1 : D.cover_failed ? 2 : 0;
     sh->pbt_shrink_steps = D.shrink_steps;
     sh->pbt_counterexample_commands = D.best.nactive;
     sh->pbt_counterexample_parallel = D.best.nparallel;

@@ -107,7 +107,8 @@ struct ravel__shared {
     /* Property-based testing (pbt.c): the outcome and the statistics of
      * the generated tests, for the summary. */
     uint8_t pbt;              /* the run tested a model */
-    uint8_t pbt_failed;
+    uint8_t pbt_failed;       /* 1: a test failed; 2: only a coverage
+                                 requirement was not met */
     uint32_t pbt_tests, pbt_passed;
     uint64_t pbt_shrink_steps;
     uint32_t pbt_counterexample_commands, pbt_counterexample_parallel;

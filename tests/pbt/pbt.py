@@ -383,8 +383,11 @@ def group_cover(a, tmp):
           float(m.group(1)) < 10,
           f"stack_skewed: fails on coverage alone (exit {r.returncode})")
     check(r.stderr.startswith("ravel: property stack: coverage requirement "
-                              "not met after 100 tests (all passed)"),
-          "stack_skewed: one headline says why")
+                              "not met after 100 tests (all passed)") and
+          "ravel: the property failed: a coverage requirement was not met"
+          in r.stderr and s["property"]["coverage_met"] is False and
+          s["property"]["counterexample"] is None,
+          "stack_skewed: one headline says why, and the JSON")
 
 
 def group_shape(a, tmp):

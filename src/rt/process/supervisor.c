@@ -1065,8 +1065,10 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__json_key(&sb, &f2, "shrink_steps");
         ravel__sb_printf(&sb, "%llu",
                          (unsigned long long)sh->pbt_shrink_steps);
+        ravel__json_key(&sb, &f2, "coverage_met");
+        ravel__sb_add(&sb, sh->pbt_failed == 2 ? "false" : "true");
         ravel__json_key(&sb, &f2, "counterexample");
-        if (sh->pbt_failed)
+        if (sh->pbt_failed == 1)
             ravel__sb_printf(&sb, "{\"commands\":%u,\"parallel\":%u,"
                                   "\"branches\":%u}",
                              sh->pbt_counterexample_commands,
@@ -1394,6 +1396,9 @@ int ravel__sv_finish(void)
                              "ravel replay %s\n",
                              (unsigned long long)rt->last_complete->number + 1,
                              rt->opt.trace, last_ticket);
+        else if (nbugs && sh->pbt_failed == 2 && sv.nbugs == 0)
+            ravel__sb_add(&sb, "ravel: the property failed: a coverage "
+                               "requirement was not met\n");
         else if (nbugs)
             ravel__sb_printf(&sb, "ravel: %u bug%s found\n", nbugs,
                              nbugs == 1 ? "" : "s");
