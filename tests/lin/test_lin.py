@@ -459,6 +459,29 @@ def part_knossos(ravel, data):
                   and not out,
                   "bad input %d: exit %d, one line with %r: %r"
                   % (i, rc, msg, err))
+        # A failure found is certain even when a budget leaves another
+        # key unknown: key 1 fails at once, key 2 needs 20 steps.
+        ev = ["{:process 0, :type :invoke, :f :write, :value [1 1]}",
+              "{:process 0, :type :ok, :f :write, :value [1 1]}",
+              "{:process 0, :type :invoke, :f :read, :value [1 nil]}",
+              "{:process 0, :type :ok, :f :read, :value [1 2]}"]
+        for i in range(20):
+            ev += ["{:process 1, :type :%s, :f :write, :value [2 %d]}"
+                   % (t, i) for t in ("invoke", "ok")]
+        path = os.path.join(tmp, "budget.edn")
+        with open(path, "w") as fh:
+            fh.write("[" + "\n ".join(ev) + "]\n")
+        rc, out, _ = run([ravel, "lin", "--model", "register",
+                          "--independent", "--max-steps", "8", path])
+        check(rc == 1 and "2 keys: 0 linearizable, 1 not, 1 unknown" in out
+              and "  key 1: NOT linearizable (2 operations)" in out
+              and "  key 2: unknown (20 operations)" in out,
+              "independent with a budget: the failed key decides: %r"
+              % out.splitlines()[:3])
+        rc, out, _ = run([ravel, "lin", "--model", "register",
+                          "--independent", "--max-steps", "4", path])
+        check(rc == 2 and out.startswith(path + ": unknown"),
+              "independent, budget before any key fails: unknown, exit 2")
         rc, _, err = run([ravel, "lin", "--model", "multi-register",
                           "--init", "[1 2]", os.path.join(KNOSSOS,
                                                           "multi-register.edn")])
