@@ -35,7 +35,11 @@
  * as that object: `*p` is `g`. A call of a function that returns the same
  * object on every path (`get()` returning `&the`, or `&x->field` of its
  * parameter x) denotes that object, with the call's arguments put in:
- * `get()->field` is `the.field`. Objects from malloc already have their
+ * `get()->field` is `the.field`. A call whose arguments are all constants
+ * and whose result is not one object stands for the same opaque value at
+ * every such call, so a lock looked up by a constant key
+ * (`sqlite3MutexAlloc(SQLITE_MUTEX_STATIC_VFS1)`) is one lock in every
+ * function that takes it. Objects from malloc already have their
  * allocation site as their name (ir.h: ALLOC). Rewriting repeats twice,
  * so one rule's result can feed the other (a pointer set to what a call
  * returns).
@@ -375,6 +379,33 @@ static void note(uint32_t *slot, uint32_t ap)
         *slot = MANY;
 }
 
+/* The result of a call whose arguments are all constants, as one opaque
+ * value shared by every such call (`sqlite3MutexAlloc(SQLITE_MUTEX_
+ * STATIC_VFS1)` in two functions is one lock): a lookup of a static
+ * object by a constant key gives the same object each time. An opaque
+ * value, not an object: memory reached through it is still never
+ * compared, only locks named by it are. 0 when an argument varies. */
+static uint32_t same_call_root(struct ravel__lint_prog *p, const struct ravel__lint_event *e)
+{
+    char key[256];
+    int len = snprintf(key, sizeof key, "%s(", p->syms[e->callee].name);
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        uint32_t v = ravel__lint_ev_arg(p, e, i);
+        uint32_t ap = v == NONE || p->vals[v].n != 1 ? 0 : p->vals[v].ap[0];
+        if (ap == 0 || p->aps[ap].kind != RAVEL__AP_INT || len >= (int)sizeof key)
+            return 0;
+        len += snprintf(key + len, sizeof key - (size_t)len, "%s%lld", i ? ", " : "",
+                        (long long)p->aps[ap].a);
+    }
+    if (len >= (int)sizeof key - 1)
+        return 0;
+    key[len++] = ')';
+    key[len] = 0;
+    uint32_t r = ravel__lint_ap_root(p, RAVEL__AP_VALUE, NONE, ravel__lint_str(p, key, (size_t)len));
+    ravel__lint_ap_setname(p, r, key);
+    return r;
+}
+
 /* One round: find the tracked pointers and the functions' results, then
  * rewrite every event's values. Returns the number of values changed. */
 static uint32_t objects_round(struct ravel__lint_prog *p)
@@ -428,8 +459,12 @@ static uint32_t objects_round(struct ravel__lint_prog *p)
         if (cr->ap >= n || e->callee == NONE || p->syms[e->callee].def == NONE)
             continue;
         uint32_t r = ret[p->syms[e->callee].def];
-        if (r == 0 || r == MANY)
+        if (r == 0 || r == MANY) {
+            uint32_t same = same_call_root(p, e);
+            if (same)
+                w.rootto[cr->ap] = same;
             continue;
+        }
         uint32_t to = ravel__lint_ap_subst(p, r, p->argv + e->args, e->nargs);
         if (to != 0 && p->aps[to].depth < RAVEL__LINT_AP_DEPTH)
             w.rootto[cr->ap] = to;
