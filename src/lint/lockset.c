@@ -34,10 +34,15 @@
  * leading to it was running, and two threads in different branches race
  * as the two children of their common ancestor where the branches part.
  *
+ * A thread's accesses and the locks it holds at them are both put in the
+ * root's terms through the value passed to it (`&pool->lock` in a worker
+ * is main's pool's lock). Start routines and locks reached through
+ * function pointers, and objects behind pointers, arrive here already
+ * resolved by points.c.
+ *
  * What is left out, and said in docs/lint.md: a child that outlives its
- * parent is compared only with what ran beside the parent, start routines called through
- * pointers that are not constants, and memory reached only through
- * pointers the analysis cannot name (returned by calls).
+ * parent is compared only with what ran beside the parent, and memory
+ * reached only through pointers the analysis cannot name.
  */
 #include "lockset.h"
 
