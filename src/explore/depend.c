@@ -145,6 +145,35 @@ static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
     case RAVEL__OP_SEM_POST:
         add(a, obj, GV);
         return;
+    case RAVEL__OP_FD_POLL:
+        /* A poll of one or two channels observes them (a poll of none
+         * waits for ever). */
+        if (obj != RAVEL__NONE)
+            add(a, obj, T);
+        if (obj2 != RAVEL__NONE)
+            add(a, obj2, T);
+        return;
+    case RAVEL__OP_FD_POLL_ALL:
+        /* A poll of many channels, or an epoll_wait: the every-
+         * descriptor object, which every other descriptor operation
+         * touches as SHARED (commuting with each other). */
+        add(a, obj, A);
+        return;
+    case RAVEL__OP_FD_NEW:
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_CLOSE:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_CONNECT:
+    case RAVEL__OP_FD_LISTEN:
+    case RAVEL__OP_FD_SHUTDOWN:
+    case RAVEL__OP_FD_CTL:
+        /* Everything on one channel is dependent (a write enables the
+         * peer's read, a close its end of file ...). */
+        add(a, obj, T);
+        if (obj2 != RAVEL__NONE)
+            add(a, obj2, S);
+        return;
     default:
         /* try/timed lock variants, destroy, every condition variable,
          * semaphore, barrier and once operation. */

@@ -413,6 +413,32 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
             tick(d, t);
         }
         return;
+    case RAVEL__OP_FD_NEW:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_CLOSE:
+    case RAVEL__OP_FD_CONNECT:
+    case RAVEL__OP_FD_LISTEN:
+    case RAVEL__OP_FD_SHUTDOWN:
+    case RAVEL__OP_FD_CTL:
+        /* What a thread did before it sent, closed or connected is seen
+         * by whoever reads, accepts or polls the channel after it (and
+         * by a poll of every descriptor, through aux). */
+        release(d, t, ev->obj, 0);
+        if (ev->aux != RAVEL__NONE)
+            release(d, t, ev->aux, 0);
+        tick(d, t);
+        return;
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_POLL_ALL:
+        acquire(d, t, ev->obj, 0);
+        return;
+    case RAVEL__OP_FD_POLL:
+        if (ev->obj != RAVEL__NONE)
+            acquire(d, t, ev->obj, 0);
+        if (ev->aux != RAVEL__NONE)
+            acquire(d, t, ev->aux, 0);
+        return;
     default:
         /* START (the clock was made at CREATE), FINISH (join reads it),
          * DETACH, EXIT, YIELD, SLEEP, destroys: no edge. */

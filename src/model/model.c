@@ -44,7 +44,7 @@ const char *ravel__obj_kind_name(uint8_t kind)
     static const char *const names[] = {
         "object", "thread", "mutex",   "cond", "rwlock",
         "sem",    "barrier", "spinlock", "once", "atomic", "memory",
-        "section",
+        "section", "fd",
     };
     return kind < RAVEL__COUNT(names) ? names[kind] : "object";
 }
@@ -439,6 +439,12 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
     case RAVEL__OP_SECTION:
         return !th->section_wait ||
                x->objects[op->obj].generation != th->section_gen;
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_POLL:
+    case RAVEL__OP_FD_POLL_ALL:
+        return !(op->arg & RAVEL__FD_WAITS) || th->fd_ready;
     default:
         return true;
     }
@@ -756,6 +762,29 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
              op->kind == RAVEL__OP_ATOMIC_RMW ||
              op->kind == RAVEL__OP_ATOMIC_CAS))
             section_wake_readers(x, t, op->obj);
+        return 0;
+
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_POLL:
+    case RAVEL__OP_FD_POLL_ALL:
+        /* Not ready: a descriptor that does not block says EAGAIN (a
+         * failed try), a timed poll times out; either way the thread
+         * waits for others (fairness, sched.c). The runtime does the
+         * call itself and fills in the event's value. */
+        ev->aux = op->obj2;
+        if (!th->fd_ready)
+            ev->flags |= (op->arg & RAVEL__FD_TIMED) ? RAVEL__EV_TIMEDOUT
+                                                     : RAVEL__EV_FAILED;
+        return 0;
+    case RAVEL__OP_FD_NEW:
+    case RAVEL__OP_FD_CLOSE:
+    case RAVEL__OP_FD_CONNECT:
+    case RAVEL__OP_FD_LISTEN:
+    case RAVEL__OP_FD_SHUTDOWN:
+    case RAVEL__OP_FD_CTL:
+        ev->aux = op->obj2;
         return 0;
 
     case RAVEL__OP_SECTION:

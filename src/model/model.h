@@ -83,7 +83,29 @@ enum ravel__obj_kind {
     RAVEL__OBJ_ATOMIC,
     RAVEL__OBJ_PLAIN, /* plain memory at a promoted racing location */
     RAVEL__OBJ_SECTION, /* every atomic section (one per execution) */
+    RAVEL__OBJ_FD,      /* a descriptor channel: a pipe, socket pair,
+                           eventfd, socket connection, listening socket or
+                           epoll set (src/rt/intercept/fd.c) */
 };
+
+/* What a descriptor channel is (object subtype, kind RAVEL__OBJ_FD). */
+enum ravel__fd_type {
+    RAVEL__FD_ALL,        /* every descriptor: what a poll of more than two
+                             channels, or an epoll_wait, depends on */
+    RAVEL__FD_PIPE,       /* end 0 reads, end 1 writes */
+    RAVEL__FD_SOCKETPAIR, /* two connected ends */
+    RAVEL__FD_EVENTFD,    /* one end: a counter */
+    RAVEL__FD_SOCKET,     /* a socket not (yet) connected, or listening */
+    RAVEL__FD_CONN,       /* a connection: end 0 connected, end 1 accepted */
+    RAVEL__FD_EPOLL,      /* an epoll set */
+};
+
+/* The pending operation's arg for descriptor operations: the descriptor
+ * in the low 32 bits, and how it waits. */
+#define RAVEL__FD_WAITS (1LL << 32) /* blocks until ready (a blocking
+                                       descriptor, an untimed poll) */
+#define RAVEL__FD_TIMED (1LL << 33) /* a poll with a timeout: enabled
+                                       always, times out when not ready */
 
 enum ravel__thread_state {
     RAVEL__T_UNUSED,
@@ -126,6 +148,9 @@ struct ravel__thread {
     uint8_t detached;
     uint8_t joined;
     uint8_t cond_signaled; /* waiting on a condvar and has been signaled */
+    uint8_t fd_ready;      /* its pending descriptor operation would not
+                              block (tested by the runtime before every
+                              choice, src/rt/intercept/fd.c) */
     uint32_t parent;
     uint32_t nchildren;
     uint64_t key;          /* identity that does not depend on the order
@@ -221,6 +246,16 @@ struct ravel__object {
     int64_t value;  /* semaphore value; barrier arrivals */
     uint32_t limit; /* barrier count */
     uint32_t generation;
+    /* Descriptor channels (kind FD): the descriptor of each end when it
+     * was opened (-1: none), which ends are closed (bit per end), and the
+     * units (bytes, messages, counter increments) written into each
+     * stream so far: stream e carries what end e wrote (an eventfd has
+     * one stream, read and written at end 0). */
+    int32_t fd[2];
+    uint8_t fd_closed;
+    uint8_t fd_dgram; /* messages, not a byte stream */
+    uint64_t sent[2];
+    uint64_t taken[2]; /* units read from each stream so far */
 };
 
 enum ravel__event_flag {
@@ -252,6 +287,12 @@ enum ravel__event_flag {
                                    event) */
     RAVEL__EV_DRAINS = 4096,    /* an operation that waited for its
                                    thread's store buffer to drain */
+    /* Descriptor operations: done at end 1 of the channel (else end 0).
+     * A read or write event's value is its result (units moved, or
+     * -errno with RAVEL__EV_ERROR) and value2 the position in its stream
+     * of the first unit moved, which is how a report tells which write
+     * a read took its bytes from. */
+    RAVEL__EV_END1 = 8192,
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */

@@ -9,6 +9,7 @@
 #include "symbolize.h"
 #include "../common/hash.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,24 @@ struct names {
     char (*n)[64];
     uint32_t count;
 };
+
+/* A descriptor channel's name: what it is and its descriptors when it
+ * was opened, "pipe(3,4)". */
+static void fd_name(char *out, size_t n, const struct ravel__object *o)
+{
+    static const char *const kinds[] = {
+        "descriptors", "pipe", "socketpair", "eventfd",
+        "socket",      "conn", "epoll",
+    };
+    const char *k = o->subtype < RAVEL__COUNT(kinds) ? kinds[o->subtype]
+                                                     : "fd";
+    if (o->subtype == RAVEL__FD_ALL)
+        snprintf(out, n, "%s", k);
+    else if (o->fd[0] >= 0 && o->fd[1] >= 0)
+        snprintf(out, n, "%s(%d,%d)", k, o->fd[0], o->fd[1]);
+    else
+        snprintf(out, n, "%s(%d)", k, o->fd[0] >= 0 ? o->fd[0] : o->fd[1]);
+}
 
 /* Names every object: globals by symbol, heap blocks by their number in
  * the execution, the rest by order of creation. Deterministic. */
@@ -57,6 +76,22 @@ static void names_build(struct names *nm, const struct ravel__exec *x)
             continue;
         default:
             break;
+        }
+        if (o->kind == RAVEL__OBJ_FD) {
+            fd_name(out, sizeof nm->n[i], o);
+            /* A descriptor number is reused after close: keep names
+             * apart. */
+            unsigned same = 0;
+            for (uint32_t k = 0; k < i; k++)
+                same += x->objects[k].kind == RAVEL__OBJ_FD &&
+                        !strncmp(nm->n[k], out, strlen(out)) &&
+                        (nm->n[k][strlen(out)] == 0 ||
+                         nm->n[k][strlen(out)] == '#');
+            if (same) {
+                size_t len = strlen(out);
+                snprintf(out + len, sizeof nm->n[i] - len, "#%u", same + 1);
+            }
+            continue;
         }
         snprintf(out, sizeof nm->n[i], "%s%u", ravel__obj_kind_name(o->kind),
                  ++others);
@@ -148,10 +183,155 @@ static const char *rmw_name(uint32_t aux)
     return aux < RAVEL__COUNT(n) ? n[aux] : "rmw";
 }
 
+/* ---- descriptors ------------------------------------------------------ */
+
+static bool fd_kind(uint16_t kind)
+{
+    return kind >= RAVEL__OP_FD_NEW && kind <= RAVEL__OP_FD_POLL_ALL;
+}
+
+/* The descriptor of a read or write event: its end's. */
+static int ev_fd(const struct ravel__exec *x, const struct ravel__event *ev)
+{
+    if (ev->kind != RAVEL__OP_FD_READ && ev->kind != RAVEL__OP_FD_WRITE)
+        return (int)ev->value2;
+    if (ev->obj >= x->nobjects)
+        return -1;
+    return x->objects[ev->obj].fd[(ev->flags & RAVEL__EV_END1) ? 1 : 0];
+}
+
+/* The stream a read or write event moved units in (see model.h). */
+static unsigned ev_stream(const struct ravel__exec *x,
+                          const struct ravel__event *ev)
+{
+    unsigned end = (ev->flags & RAVEL__EV_END1) ? 1 : 0;
+    if (x->objects[ev->obj].subtype == RAVEL__FD_EVENTFD)
+        return 0;
+    return ev->kind == RAVEL__OP_FD_READ ? 1 - end : end;
+}
+
+static bool moved(const struct ravel__event *ev)
+{
+    return !(ev->flags & (RAVEL__EV_ERROR | RAVEL__EV_FAILED |
+                          RAVEL__EV_TIMEDOUT)) &&
+           ev->value > 0;
+}
+
+uint32_t ravel__report_flow(const struct ravel__exec *x, uint32_t e,
+                            uint32_t *out, uint32_t max)
+{
+    const struct ravel__event *r = &x->events[e];
+    if (r->kind != RAVEL__OP_FD_READ || !moved(r) || r->obj >= x->nobjects)
+        return 0;
+    unsigned s = ev_stream(x, r);
+    uint64_t lo = (uint64_t)r->value2, hi = lo + (uint64_t)r->value;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < e && k < max; i++) {
+        const struct ravel__event *wv = &x->events[i];
+        if (wv->kind != RAVEL__OP_FD_WRITE || wv->obj != r->obj ||
+            !moved(wv) || ev_stream(x, wv) != s)
+            continue;
+        uint64_t wl = (uint64_t)wv->value2, wh = wl + (uint64_t)wv->value;
+        if (wl < hi && lo < wh)
+            out[k++] = i;
+    }
+    return k;
+}
+
+static const char *fd_err(int64_t e)
+{
+    switch (e) {
+    case EAGAIN: return "EAGAIN";
+    case EBADF: return "EBADF";
+    case EINTR: return "EINTR";
+    case EPIPE: return "EPIPE";
+    case ECONNREFUSED: return "ECONNREFUSED";
+    case ECONNRESET: return "ECONNRESET";
+    case ENOTCONN: return "ENOTCONN";
+    case EINVAL: return "EINVAL";
+    case EINPROGRESS: return "EINPROGRESS";
+    default: return "error";
+    }
+}
+
+/* A descriptor event (done: it ran, with a result; else a pending
+ * operation). Short: it fits a trace table's cell. */
+static void fd_text(char *buf, size_t n, const struct ravel__exec *x,
+                    const struct names *nm, const struct ravel__event *ev,
+                    bool done)
+{
+    const char *op = ravel__op_name(ev->kind);
+    int fd = ev_fd(x, ev);
+    long long v = (long long)ev->value;
+    bool err = ev->flags & RAVEL__EV_ERROR;
+    char res[96] = "";
+    if (done && (ev->flags & RAVEL__EV_TIMEDOUT))
+        snprintf(res, sizeof res, ": timeout");
+    else if (done && (ev->flags & RAVEL__EV_FAILED))
+        snprintf(res, sizeof res, ": EAGAIN");
+    else if (done && err)
+        snprintf(res, sizeof res, ": %s", fd_err(v));
+    switch (ev->kind) {
+    case RAVEL__OP_FD_NEW:
+        snprintf(buf, n, "open %s", obj_name(nm, ev->obj));
+        return;
+    case RAVEL__OP_FD_READ:
+        if (done && !res[0] && v == 0) {
+            snprintf(buf, n, "read fd%d = 0 (end)", fd);
+        } else if (done && !res[0]) {
+            uint32_t from[4];
+            uint32_t k = ravel__report_flow(x, (uint32_t)(ev - x->events),
+                                            from, 4);
+            size_t len = (size_t)snprintf(buf, n, "read fd%d = %lld", fd, v);
+            for (uint32_t i = 0; i < k && len < n; i++)
+                len += (size_t)snprintf(
+                    buf + len, n - len, "%s%s", i ? "," : " <",
+                    thread_name(x, x->events[from[i]].thread));
+        } else {
+            snprintf(buf, n, "read fd%d%s", fd, res);
+        }
+        return;
+    case RAVEL__OP_FD_WRITE:
+        if (done && !res[0])
+            snprintf(buf, n, "write fd%d = %lld", fd, v);
+        else
+            snprintf(buf, n, "write fd%d%s", fd, res);
+        return;
+    case RAVEL__OP_FD_ACCEPT:
+        if (done && !res[0])
+            snprintf(buf, n, "accept fd%d = fd%lld", fd, v);
+        else
+            snprintf(buf, n, "accept fd%d%s", fd, res);
+        return;
+    case RAVEL__OP_FD_CONNECT:
+        snprintf(buf, n, "connect fd%d to %s%s", fd, obj_name(nm, ev->obj),
+                 res);
+        return;
+    case RAVEL__OP_FD_POLL:
+    case RAVEL__OP_FD_POLL_ALL: {
+        const char *what = ev->kind == RAVEL__OP_FD_POLL_ALL
+                               ? "every fd"
+                               : obj_name(nm, ev->obj);
+        if (done && !res[0])
+            snprintf(buf, n, "poll %s = %lld", what, v);
+        else
+            snprintf(buf, n, "poll %s%s", what, res);
+        return;
+    }
+    default:
+        snprintf(buf, n, "%s fd%d%s", op, fd, res);
+        return;
+    }
+}
+
 static void event_text(char *buf, size_t n, const struct ravel__exec *x,
                        const struct names *nm, const struct ravel__event *ev,
                        struct values *vs)
 {
+    if (fd_kind(ev->kind)) {
+        fd_text(buf, n, x, nm, ev, true);
+        return;
+    }
     const char *op = ravel__op_name(ev->kind);
     const char *o = obj_name(nm, ev->obj);
     bool failed = ev->flags & (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT |
@@ -1245,7 +1425,37 @@ static int pending_text(const struct ravel__exec *x, const struct names *nm,
     fake.aux = op->obj2;
     fake.thread = t;
     struct values vs = {.n = 0};
-    event_text(what, sizeof what, x, nm, &fake, &vs);
+    if (fd_kind(op->kind)) {
+        /* The descriptor waited on, and what became of its peer. */
+        fake.value2 = (int32_t)(uint32_t)op->arg;
+        if (op->obj < x->nobjects &&
+            x->objects[op->obj].fd[1] == (int32_t)fake.value2)
+            fake.flags |= RAVEL__EV_END1;
+        if (op->kind == RAVEL__OP_FD_READ || op->kind == RAVEL__OP_FD_WRITE)
+            fake.kind = RAVEL__OP_FD_LISTEN; /* any: prints "<op> fdN" */
+        fd_text(what, sizeof what, x, nm, &fake, false);
+        if (op->kind == RAVEL__OP_FD_READ || op->kind == RAVEL__OP_FD_WRITE)
+            snprintf(what, sizeof what, "%s fd%d",
+                     ravel__op_name(op->kind), (int)fake.value2);
+        if (op->obj < x->nobjects && !ravel__op_enabled(x, t)) {
+            const struct ravel__object *o = &x->objects[op->obj];
+            size_t len = strlen(what);
+            unsigned end = (fake.flags & RAVEL__EV_END1) ? 1 : 0;
+            if (o->subtype == RAVEL__FD_PIPE || o->subtype == RAVEL__FD_SOCKETPAIR ||
+                o->subtype == RAVEL__FD_CONN) {
+                int peer = o->fd[1 - end];
+                snprintf(what + len, sizeof what - len,
+                         " of %s; its peer %s%d is %s", obj_name(nm, op->obj),
+                         peer >= 0 ? "fd" : "", peer,
+                         (o->fd_closed >> (1 - end)) & 1 ? "closed" : "open");
+            } else if (op->kind != RAVEL__OP_FD_POLL_ALL) {
+                snprintf(what + len, sizeof what - len, " of %s",
+                         obj_name(nm, op->obj));
+            }
+        }
+    } else {
+        event_text(what, sizeof what, x, nm, &fake, &vs);
+    }
     if (op->kind == RAVEL__OP_JOIN)
         snprintf(what, sizeof what, "join %s", thread_name(x, op->obj));
     else if (op->kind == RAVEL__OP_COND_WAKE)

@@ -41,6 +41,11 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
 void ravel__report_compact(struct ravel__strbuf *sb,
                            const struct ravel__exec *x);
 uint32_t ravel__report_preemptions(const struct ravel__exec *x);
+/* Data flow through descriptors: the write events whose units (bytes,
+ * messages, eventfd increments) read event e took, oldest first, at most
+ * max of them into out[]; returns how many (0 for any other event). */
+uint32_t ravel__report_flow(const struct ravel__exec *x, uint32_t e,
+                            uint32_t *out, uint32_t max);
 
 /*
  * Repeated blocks in a sequence of steps: a block of `period` steps

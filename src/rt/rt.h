@@ -555,6 +555,16 @@ void ravel__vtime_sleep_ns(uint64_t ns);
 FILE *ravel__devrandom_fopen(const char *path, const char *mode,
                              uint64_t pc);
 
+/* ---- descriptors (intercept/fd.c) ------------------------------------ */
+
+/* Starts an execution with no controlled descriptor and no waiter. */
+void ravel__fd_begin(void);
+/* Before a choice (sched.c): tests the readiness of every thread's
+ * pending descriptor operation that may have changed (zero-timeout polls,
+ * only after some descriptor call ran) into its fd_ready. Not a
+ * scheduling point. */
+void ravel__fd_refresh(struct ravel__exec *x);
+
 /* ---- the program's memory and resources (reset.c, heap.c, modules.c) -- */
 
 /* Registers the module containing `pc` as instrumented (from __tsan_init). */

@@ -239,6 +239,7 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         ravel__end_execution(w);
     }
     uint32_t enabled[RAVEL__MAX_THREADS];
+    ravel__fd_refresh(x); /* threads waiting on descriptors */
     uint32_t n = ravel__enabled(x, enabled);
     if (n == 0 && x->spinning) {
         /* Threads wait in spin loops (src/model/spin.c). If one of them

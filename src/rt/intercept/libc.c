@@ -139,27 +139,6 @@ RAVEL__EXPORT int pthread_sigmask(int how, const sigset_t *set,
     return REAL(pthread_sigmask)(how, set, old);
 }
 
-RAVEL__EXPORT int close(int fd)
-{
-    if (fd <= 2 && ravel__rt.executing)
-        ravel__changed_stdio = true;
-    return REAL(close)(fd);
-}
-
-RAVEL__EXPORT int dup2(int from, int to)
-{
-    if (to <= 2 && ravel__rt.executing)
-        ravel__changed_stdio = true;
-    return REAL(dup2)(from, to);
-}
-
-RAVEL__EXPORT int dup3(int from, int to, int flags)
-{
-    if (to <= 2 && ravel__rt.executing)
-        ravel__changed_stdio = true;
-    return REAL(dup3)(from, to, flags);
-}
-
 RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
 {
     FILE *f = ravel__devrandom_fopen(path, mode, RAVEL__CALLER_PC);

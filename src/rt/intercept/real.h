@@ -15,8 +15,13 @@
 #ifndef RAVEL_REAL_H
 #define RAVEL_REAL_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/time.h>
@@ -120,8 +125,50 @@
     X(int, sigprocmask, (int, const sigset_t *, sigset_t *))                   \
     X(int, pthread_sigmask, (int, const sigset_t *, sigset_t *))               \
     X(int, close, (int))                                                       \
+    X(int, dup, (int))                                                         \
     X(int, dup2, (int, int))                                                   \
     X(int, dup3, (int, int, int))                                              \
+    X(int, pipe, (int *))                                                      \
+    X(int, pipe2, (int *, int))                                                \
+    X(int, socketpair, (int, int, int, int *))                                 \
+    X(int, socket, (int, int, int))                                            \
+    X(int, eventfd, (unsigned, int))                                           \
+    X(int, epoll_create, (int))                                                \
+    X(int, epoll_create1, (int))                                               \
+    X(int, epoll_ctl, (int, int, int, struct epoll_event *))                   \
+    X(int, epoll_wait, (int, struct epoll_event *, int, int))                  \
+    X(int, epoll_pwait,                                                        \
+      (int, struct epoll_event *, int, int, const sigset_t *))                 \
+    X(ssize_t, read, (int, void *, size_t))                                    \
+    X(ssize_t, __read_chk, (int, void *, size_t, size_t))                      \
+    X(ssize_t, readv, (int, const struct iovec *, int))                        \
+    X(ssize_t, recv, (int, void *, size_t, int))                               \
+    X(ssize_t, __recv_chk, (int, void *, size_t, size_t, int))                 \
+    X(ssize_t, recvfrom,                                                       \
+      (int, void *, size_t, int, struct sockaddr *, socklen_t *))              \
+    X(ssize_t, __recvfrom_chk,                                                 \
+      (int, void *, size_t, size_t, int, struct sockaddr *, socklen_t *))      \
+    X(ssize_t, recvmsg, (int, struct msghdr *, int))                           \
+    X(ssize_t, write, (int, const void *, size_t))                             \
+    X(ssize_t, writev, (int, const struct iovec *, int))                       \
+    X(ssize_t, send, (int, const void *, size_t, int))                         \
+    X(ssize_t, sendto,                                                         \
+      (int, const void *, size_t, int, const struct sockaddr *, socklen_t))    \
+    X(ssize_t, sendmsg, (int, const struct msghdr *, int))                     \
+    X(int, bind, (int, const struct sockaddr *, socklen_t))                    \
+    X(int, listen, (int, int))                                                 \
+    X(int, connect, (int, const struct sockaddr *, socklen_t))                 \
+    X(int, accept4, (int, struct sockaddr *, socklen_t *, int))                \
+    X(int, shutdown, (int, int))                                               \
+    X(int, poll, (struct pollfd *, nfds_t, int))                               \
+    X(int, __poll_chk, (struct pollfd *, nfds_t, int, size_t))                 \
+    X(int, ppoll,                                                              \
+      (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))    \
+    X(int, __ppoll_chk, (struct pollfd *, nfds_t, const struct timespec *,    \
+                         const sigset_t *, size_t))                            \
+    X(int, select, (int, fd_set *, fd_set *, fd_set *, struct timeval *))      \
+    X(int, pselect, (int, fd_set *, fd_set *, fd_set *,                        \
+                     const struct timespec *, const sigset_t *))               \
     X(FILE *, fopen, (const char *, const char *))                             \
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))                                                   \

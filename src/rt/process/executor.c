@@ -162,6 +162,7 @@ static void run_one(uint64_t number)
     x->spin_wake = rt->strategy->wake_spins;
     capture_reset(number);
     ravel__vtime_begin();
+    ravel__fd_begin();
     atomic_store(&rt->sh->running_tid, w->tid);
     atomic_fetch_add(&rt->sh->progress, 1);
     atomic_store(&rt->sh->in_execution, 1);
