@@ -50,7 +50,7 @@ static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
 }
 
 static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
-                        uint32_t thread_target, bool cas_wrote,
+                        uint32_t thread_target, bool cas_wrote, bool epolled,
                         struct ravel__access *a);
 
 /* Classification shared by events and pending operations; `cas_wrote`
@@ -59,20 +59,22 @@ static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
  * nobody sees until its flush (a FLUSH, which writes memory) and which
  * is dependent with nothing: the flush's happens-before includes it
  * explicitly (ravel__hb_compute), as a draining operation's includes
- * the flushes it waited for. */
+ * the flushes it waited for. `epolled`: a descriptor operation on a
+ * channel in an epoll set (RAVEL__FD_EPOLLED). */
 static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
                      uint32_t thread_target, bool cas_wrote, bool buffered,
+                     bool epolled,
                      struct ravel__access *a)
 {
     if (buffered) {
         memset(a, 0, sizeof *a);
         return;
     }
-    classify_op(kind, obj, obj2, thread_target, cas_wrote, a);
+    classify_op(kind, obj, obj2, thread_target, cas_wrote, epolled, a);
 }
 
 static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
-                        uint32_t thread_target, bool cas_wrote,
+                        uint32_t thread_target, bool cas_wrote, bool epolled,
                         struct ravel__access *a)
 {
     memset(a, 0, sizeof *a);
@@ -169,10 +171,13 @@ static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
     case RAVEL__OP_FD_SHUTDOWN:
     case RAVEL__OP_FD_CTL:
         /* Everything on one channel is dependent (a write enables the
-         * peer's read, a close its end of file ...). */
+         * peer's read, a close its end of file ...). On a channel in an
+         * epoll set (and epoll_ctl) the order of operations on different
+         * channels shows in the order of epoll's ready list: dependent
+         * with every descriptor operation. */
         add(a, obj, T);
         if (obj2 != RAVEL__NONE)
-            add(a, obj2, S);
+            add(a, obj2, epolled ? T : S);
         return;
     default:
         /* try/timed lock variants, destroy, every condition variable,
@@ -187,14 +192,16 @@ void ravel__event_access(const struct ravel__event *ev,
 {
     classify(ev->kind, ev->obj, ev->aux, ev->thread,
              ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux,
-             (ev->flags & RAVEL__EV_BUFFERED) != 0, a);
+             (ev->flags & RAVEL__EV_BUFFERED) != 0,
+             (ev->flags & RAVEL__EV_EPOLLED) != 0, a);
 }
 
 void ravel__event_access_any(const struct ravel__event *ev,
                              struct ravel__access *a)
 {
     classify(ev->kind, ev->obj, ev->aux, ev->thread, true,
-             (ev->flags & RAVEL__EV_BUFFERED) != 0, a);
+             (ev->flags & RAVEL__EV_BUFFERED) != 0,
+             (ev->flags & RAVEL__EV_EPOLLED) != 0, a);
 }
 
 void ravel__op_access(const struct ravel__op *op, uint32_t t,
@@ -203,7 +210,7 @@ void ravel__op_access(const struct ravel__op *op, uint32_t t,
     classify(op->kind, op->obj, op->obj2, t, true,
              ravel__depend_tso && op->kind == RAVEL__OP_ATOMIC_STORE &&
                  !ravel__op_drains(op),
-             a);
+             (op->arg & RAVEL__FD_EPOLLED) != 0, a);
 }
 
 /* Dependency of two accesses whose objects are named by `obj` or `key`:

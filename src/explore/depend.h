@@ -16,10 +16,14 @@
  *              detach, a thread finishing, destroying an object; the
  *              other operations on a semaphore (trywait, timedwait,
  *              getvalue), barrier or once: they choose, count or wait on
- *              each other)
+ *              each other; every operation on a descriptor channel,
+ *              and on the every-descriptor object an operation on a
+ *              channel in an epoll set)
  *     TAKE     sem_wait: takes a unit of a semaphore
  *     GIVE     sem_post: adds one
- *     SHARED   rdlock: readers commute with readers
+ *     SHARED   rdlock: readers commute with readers; any descriptor
+ *              operation on the every-descriptor object, which a poll
+ *              of many channels or an epoll_wait ACQUIREs
  *     WAIT     joining a condition variable's waiters
  *     NOTIFY   signal, broadcast: which waiters it wakes depends on who
  *              waits

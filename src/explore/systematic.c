@@ -690,6 +690,18 @@ static bool unreversible(const struct ravel__exec *x, uint32_t e1,
     return false;
 }
 
+/* A wait that any of several objects can end: a poll of two descriptor
+ * channels, or of many (an epoll_wait). Where it was not enabled, e1 is
+ * not necessarily what enabled it - an independent event on another of
+ * its channels could have, and the two are never reordered, since they
+ * commute. So a race with such a wait falls back to the classic rule:
+ * every thread enabled at e1's node gets its turn there. */
+static bool multi_wait(const struct ravel__event *ev)
+{
+    return ev->kind == RAVEL__OP_FD_POLL_ALL ||
+           (ev->kind == RAVEL__OP_FD_POLL && ev->aux != RAVEL__NONE);
+}
+
 /* Source DPOR: one thread that can start v goes into the backtrack set. */
 static void source_race(struct sys *s, const struct ravel__exec *x,
                         struct ravel__tnode *nd, uint32_t e1, uint32_t e2)
@@ -697,7 +709,7 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
     /* v: events after e1 that do not happen after it, then e2. For each
      * thread, its first event in v; the initials are the threads whose
      * first event has no other event of v before it in happens-before. */
-    uint32_t first[64];
+    uint32_t first[64] = {0};
     uint64_t in_v = 0;
     for (uint32_t e = e1 + 1; e <= e2; e++) {
         uint32_t th = x->events[e].thread;
@@ -716,8 +728,11 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
      * happens before it in v: a store buffer's flush by its store, a
      * draining operation by its buffer's flushes (ravel__hb_compute). */
     if (first[th2] == e2 && !(nd->enabled & bit(th2)) &&
-        !ravel__is_sb(x, th2) && !x->threads[th2].sb)
+        !ravel__is_sb(x, th2) && !x->threads[th2].sb) {
+        if (multi_wait(&x->events[e2]))
+            nd->backtrack |= nd->enabled & ~nd->sleep;
         return;
+    }
     uint64_t initials = 0;
     for (uint64_t m = in_v; m; m &= m - 1) {
         uint32_t u = lowest(m);
@@ -755,8 +770,19 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
     bool only = true;
     for (uint32_t k = 0; k + 1 < s->v.n && only; k++)
         only = s->v.e[k].thread != th2;
-    if (only && !(nd->enabled & bit(th2)))
+    if (only && !(nd->enabled & bit(th2))) {
+        if (!multi_wait(&x->events[e2]))
+            return 0;
+        /* Every other thread enabled here goes first once. */
+        uint64_t others = nd->enabled & ~nd->sleep & ~pe->before &
+                          ~bit(pe->chosen);
+        for (uint64_t m = others; m; m &= m - 1) {
+            ravel__wseq_single(&s->v, c, lowest(m), st);
+            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
+                return -1;
+        }
         return 0;
+    }
     /* Covered by a thread asleep here, or by one whose branch here was
      * taken before this one (explored with this one asleep). */
     uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);

@@ -774,6 +774,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
          * waits for others (fairness, sched.c). The runtime does the
          * call itself and fills in the event's value. */
         ev->aux = op->obj2;
+        if (op->arg & RAVEL__FD_EPOLLED)
+            ev->flags |= RAVEL__EV_EPOLLED;
         if (!th->fd_ready)
             ev->flags |= (op->arg & RAVEL__FD_TIMED) ? RAVEL__EV_TIMEDOUT
                                                      : RAVEL__EV_FAILED;
@@ -785,6 +787,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
     case RAVEL__OP_FD_SHUTDOWN:
     case RAVEL__OP_FD_CTL:
         ev->aux = op->obj2;
+        if (op->arg & RAVEL__FD_EPOLLED)
+            ev->flags |= RAVEL__EV_EPOLLED;
         return 0;
 
     case RAVEL__OP_SECTION:

@@ -106,6 +106,10 @@ enum ravel__fd_type {
                                        descriptor, an untimed poll) */
 #define RAVEL__FD_TIMED (1LL << 33) /* a poll with a timeout: enabled
                                        always, times out when not ready */
+#define RAVEL__FD_EPOLLED (1LL << 34) /* on a channel in an epoll set, or an
+                                         epoll_ctl: the order of epoll's
+                                         ready list makes it dependent with
+                                         every descriptor operation */
 
 enum ravel__thread_state {
     RAVEL__T_UNUSED,
@@ -254,6 +258,7 @@ struct ravel__object {
     int32_t fd[2];
     uint8_t fd_closed;
     uint8_t fd_dgram; /* messages, not a byte stream */
+    uint8_t fd_epolled; /* added to an epoll set in this execution */
     uint64_t sent[2];
     uint64_t taken[2]; /* units read from each stream so far */
 };
@@ -293,6 +298,7 @@ enum ravel__event_flag {
      * of the first unit moved, which is how a report tells which write
      * a read took its bytes from. */
     RAVEL__EV_END1 = 8192,
+    RAVEL__EV_EPOLLED = 16384, /* from RAVEL__FD_EPOLLED */
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */

@@ -285,8 +285,10 @@ static void fd_text(char *buf, size_t n, const struct ravel__exec *x,
             size_t len = (size_t)snprintf(buf, n, "read fd%d = %lld", fd, v);
             for (uint32_t i = 0; i < k && len < n; i++)
                 len += (size_t)snprintf(
-                    buf + len, n - len, "%s%s", i ? "," : " <",
+                    buf + len, n - len, "%s%s", i ? "," : " (from ",
                     thread_name(x, x->events[from[i]].thread));
+            if (k && len < n)
+                snprintf(buf + len, n - len, ")");
         } else {
             snprintf(buf, n, "read fd%d%s", fd, res);
         }

@@ -28,7 +28,8 @@
  * race.c and suppress.c (the data-race detector's side, memcpy/memset),
  * tso.c (x86-TSO store buffers),
  * and the interceptors: intercept/thread.c, intercept/sync.c,
- * intercept/tsan.c, intercept/libc.c, api.c (the public ravel_* API).
+ * intercept/tsan.c, intercept/libc.c, intercept/time.c, intercept/fd.c
+ * (descriptors), api.c (the public ravel_* API).
  */
 #ifndef RAVEL_RT_H
 #define RAVEL_RT_H

@@ -37,7 +37,10 @@
  * DPOR stays exact. Each descriptor operation also touches the
  * every-descriptor object (RAVEL__FD_ALL) in a class that commutes with
  * other descriptor operations but not with a poll of many channels or an
- * epoll_wait, which depend on everything (src/explore/depend.c).
+ * epoll_wait, which depend on everything (src/explore/depend.c); once a
+ * channel is in an epoll set, its operations are dependent with every
+ * descriptor operation, because epoll's ready list is in the order
+ * descriptors became ready.
  * connect depends on the socket bound to the address it targets (found
  * by the address bind gave), so a connect before listen is explored too.
  *
@@ -266,6 +269,9 @@ static struct ravel__event *fd_step(struct ravel__worker *w, uint16_t kind,
         any_waited = true;
     }
     x->threads[w->slot].fd_ready = how == W_NONE;
+    if (kind == RAVEL__OP_FD_CTL ||
+        (obj != RAVEL__NONE && obj_of(obj)->fd_epolled))
+        wait |= RAVEL__FD_EPOLLED;
     struct ravel__event *ev = ravel__step(
         w, kind, obj, obj2, (int64_t)(uint32_t)fd | wait, pc, &rc);
     if (how != W_NONE) {
@@ -1272,6 +1278,10 @@ RAVEL__EXPORT int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
     plain_step(w, RAVEL__OP_FD_CTL, ep, RAVEL__CALLER_PC);
     int r = REAL(epoll_ctl)(ep, op, fd, ev);
     int err = errno;
+    struct fdent *e = ctl(fd);
+    if (r == 0 && op == EPOLL_CTL_ADD && e)
+        obj_of(e->obj - 1)->fd_epolled = 1; /* for the rest of the
+                                               execution: conservative */
     fd_gen++;
     errno = err;
     return r;
