@@ -66,6 +66,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -141,6 +142,56 @@ void ravel__fd_begin(void)
     any_waited = false;
     nwaiting = 0;
     fd_gen++;
+}
+
+/* The runtime's own code (libravel_rt.so's executable segments): its
+ * calls (addr2line through a pipe when symbolizing, the supervisor's
+ * pipes) are never the program's. */
+static uint64_t rt_lo[4], rt_hi[4];
+static int rt_n = -1;
+
+static int rt_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uint64_t me = (uint64_t)(uintptr_t)arg;
+    int n = 0;
+    uint64_t lo[4], hi[4];
+    bool mine = false;
+    for (int i = 0; i < info->dlpi_phnum && n < 4; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        lo[n] = info->dlpi_addr + ph->p_vaddr;
+        hi[n] = lo[n] + ph->p_memsz;
+        mine |= me >= lo[n] && me < hi[n];
+        n++;
+    }
+    if (!mine)
+        return 0;
+    memcpy(rt_lo, lo, sizeof lo);
+    memcpy(rt_hi, hi, sizeof hi);
+    rt_n = n;
+    return 1;
+}
+
+static bool in_runtime(uint64_t pc)
+{
+    if (rt_n < 0) {
+        rt_n = 0;
+        dl_iterate_phdr(rt_phdr, (void *)(uintptr_t)&in_runtime);
+    }
+    for (int i = 0; i < rt_n; i++)
+        if (pc >= rt_lo[i] && pc < rt_hi[i])
+            return true;
+    return false;
+}
+
+/* The calling thread's worker when ravel controls it and the call at pc
+ * is not the runtime's own, else NULL (the call passes through). */
+static struct ravel__worker *caller(uint64_t pc)
+{
+    struct ravel__worker *w = ravel__controlled();
+    return w && !in_runtime(pc) ? w : NULL;
 }
 
 static struct fdent *ctl(int fd)
@@ -390,7 +441,7 @@ static void made(struct ravel__worker *w, uint8_t type, int fd0, int fd1,
 RAVEL__EXPORT int pipe(int p[2])
 {
     int r = REAL(pipe)(p);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r == 0)
         made(w, RAVEL__FD_PIPE, p[0], p[1], false, RAVEL__CALLER_PC);
     return r;
@@ -399,7 +450,7 @@ RAVEL__EXPORT int pipe(int p[2])
 RAVEL__EXPORT int pipe2(int p[2], int flags)
 {
     int r = REAL(pipe2)(p, flags);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r == 0)
         made(w, RAVEL__FD_PIPE, p[0], p[1], (flags & O_DIRECT) != 0,
              RAVEL__CALLER_PC);
@@ -409,7 +460,7 @@ RAVEL__EXPORT int pipe2(int p[2], int flags)
 RAVEL__EXPORT int socketpair(int domain, int type, int proto, int sv[2])
 {
     int r = REAL(socketpair)(domain, type, proto, sv);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r == 0) {
         int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
         made(w, RAVEL__FD_SOCKETPAIR, sv[0], sv[1], base != SOCK_STREAM,
@@ -421,7 +472,7 @@ RAVEL__EXPORT int socketpair(int domain, int type, int proto, int sv[2])
 RAVEL__EXPORT int eventfd(unsigned initval, int flags)
 {
     int r = REAL(eventfd)(initval, flags);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r >= 0)
         made(w, RAVEL__FD_EVENTFD, r, -1, false, RAVEL__CALLER_PC);
     return r;
@@ -430,7 +481,7 @@ RAVEL__EXPORT int eventfd(unsigned initval, int flags)
 RAVEL__EXPORT int socket(int domain, int type, int proto)
 {
     int r = REAL(socket)(domain, type, proto);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r >= 0) {
         int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
         made(w, RAVEL__FD_SOCKET, r, -1, base != SOCK_STREAM,
@@ -442,7 +493,7 @@ RAVEL__EXPORT int socket(int domain, int type, int proto)
 RAVEL__EXPORT int epoll_create(int size)
 {
     int r = REAL(epoll_create)(size);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r >= 0)
         made(w, RAVEL__FD_EPOLL, r, -1, false, RAVEL__CALLER_PC);
     return r;
@@ -451,7 +502,7 @@ RAVEL__EXPORT int epoll_create(int size)
 RAVEL__EXPORT int epoll_create1(int flags)
 {
     int r = REAL(epoll_create1)(flags);
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (w && r >= 0)
         made(w, RAVEL__FD_EPOLL, r, -1, false, RAVEL__CALLER_PC);
     return r;
@@ -473,7 +524,7 @@ RAVEL__EXPORT int close(int fd)
 {
     if (fd <= 2 && ravel__rt.executing)
         ravel__changed_stdio = true;
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     struct fdent *e = ctl(fd);
     if (!e)
         return REAL(close)(fd);
@@ -491,12 +542,12 @@ RAVEL__EXPORT int close(int fd)
     return REAL(close)(fd);
 }
 
-static void copied(int from, int to)
+static void copied(int from, int to, uint64_t pc)
 {
     struct fdent *e = ctl(from);
     if (to >= 0 && to < MAX_FDS)
         memset(&fds[to], 0, sizeof fds[to]);
-    if (e && ravel__controlled() && to >= 0 && to != from)
+    if (e && caller(pc) && to >= 0 && to != from)
         attach(to, e->obj - 1, e->end);
     fd_gen++;
 }
@@ -505,7 +556,7 @@ RAVEL__EXPORT int dup(int fd)
 {
     int r = REAL(dup)(fd);
     if (r >= 0)
-        copied(fd, r);
+        copied(fd, r, RAVEL__CALLER_PC);
     return r;
 }
 
@@ -515,7 +566,7 @@ RAVEL__EXPORT int dup2(int from, int to)
         ravel__changed_stdio = true;
     int r = REAL(dup2)(from, to);
     if (r >= 0)
-        copied(from, r);
+        copied(from, r, RAVEL__CALLER_PC);
     return r;
 }
 
@@ -525,13 +576,13 @@ RAVEL__EXPORT int dup3(int from, int to, int flags)
         ravel__changed_stdio = true;
     int r = REAL(dup3)(from, to, flags);
     if (r >= 0)
-        copied(from, r);
+        copied(from, r, RAVEL__CALLER_PC);
     return r;
 }
 
 RAVEL__EXPORT int shutdown(int fd, int how)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(shutdown)(fd, how);
     plain_step(w, RAVEL__OP_FD_SHUTDOWN, fd, RAVEL__CALLER_PC);
@@ -567,7 +618,7 @@ RAVEL__EXPORT int shutdown(int fd, int how)
 
 static ssize_t read_impl(int fd, void *buf, size_t n, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     if (!w || !ctl(fd))
         return REAL(read)(fd, buf, n);
     READ_BODY(fd, false, buf, false, REAL(read)(fd, buf, n));
@@ -587,7 +638,7 @@ RAVEL__EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 
 RAVEL__EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(readv)(fd, iov, n);
     uint64_t pc = RAVEL__CALLER_PC;
@@ -601,7 +652,7 @@ RAVEL__EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 
 static ssize_t recv_impl(int fd, void *buf, size_t n, int flags, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     if (!w || !ctl(fd))
         return REAL(recv)(fd, buf, n, flags);
     if (flags & MSG_WAITALL) {
@@ -650,7 +701,7 @@ static ssize_t recvfrom_impl(int fd, void *buf, size_t n, int flags,
                              struct sockaddr *from, socklen_t *len,
                              uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     if (!w || !ctl(fd))
         return REAL(recvfrom)(fd, buf, n, flags, from, len);
     READ_BODY(fd, flags & MSG_DONTWAIT, buf, (flags & MSG_PEEK) != 0,
@@ -675,7 +726,7 @@ RAVEL__EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n,
 
 RAVEL__EXPORT ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(recvmsg)(fd, m, flags);
     uint64_t pc = RAVEL__CALLER_PC;
@@ -753,7 +804,7 @@ static ssize_t write_all(struct ravel__worker *w, int fd, const void *buf,
 
 RAVEL__EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(write)(fd, buf, n);
     return write_all(w, fd, buf, n, 0, NULL, 0, is_socket(fd),
@@ -762,7 +813,7 @@ RAVEL__EXPORT ssize_t write(int fd, const void *buf, size_t n)
 
 RAVEL__EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(send)(fd, buf, n, flags);
     return write_all(w, fd, buf, n, flags, NULL, 0, true, RAVEL__CALLER_PC);
@@ -772,7 +823,7 @@ RAVEL__EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
                              __CONST_SOCKADDR_ARG toarg, socklen_t tolen)
 {
     const struct sockaddr *to = toarg.__sockaddr__;
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(sendto)(fd, buf, n, flags, to, tolen);
     return write_all(w, fd, buf, n, flags, to, tolen, true, RAVEL__CALLER_PC);
@@ -851,7 +902,7 @@ static ssize_t gather_write(struct ravel__worker *w, int fd,
 
 RAVEL__EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(writev)(fd, iov, n);
     return gather_write(w, fd, iov, n, 0, NULL, RAVEL__CALLER_PC);
@@ -859,7 +910,7 @@ RAVEL__EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 
 RAVEL__EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(sendmsg)(fd, m, flags);
     return gather_write(w, fd, m->msg_iov, (int)m->msg_iovlen, flags, m,
@@ -868,7 +919,7 @@ RAVEL__EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 
 RAVEL__EXPORT int eventfd_write(int fd, eventfd_t value)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     ssize_t r = (!w || !ctl(fd))
                     ? REAL(write)(fd, &value, sizeof value)
                     : write_all(w, fd, &value, sizeof value, 0, NULL, 0,
@@ -891,14 +942,14 @@ static void remember_local(int fd)
 RAVEL__EXPORT int bind(int fd, __CONST_SOCKADDR_ARG a, socklen_t len)
 {
     int r = REAL(bind)(fd, a.__sockaddr__, len);
-    if (r == 0 && ravel__controlled() && ctl(fd))
+    if (r == 0 && caller(RAVEL__CALLER_PC) && ctl(fd))
         remember_local(fd);
     return r;
 }
 
 RAVEL__EXPORT int listen(int fd, int backlog)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(listen)(fd, backlog);
     plain_step(w, RAVEL__OP_FD_LISTEN, fd, RAVEL__CALLER_PC);
@@ -953,7 +1004,7 @@ static int bound_to(const struct sockaddr *a, socklen_t len)
 RAVEL__EXPORT int connect(int fd, __CONST_SOCKADDR_ARG aarg, socklen_t len)
 {
     const struct sockaddr *a = aarg.__sockaddr__;
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     struct fdent *e = ctl(fd);
     if (!w || !e)
         return REAL(connect)(fd, a, len);
@@ -991,7 +1042,7 @@ RAVEL__EXPORT int connect(int fd, __CONST_SOCKADDR_ARG aarg, socklen_t len)
 static int accept_common(int fd, struct sockaddr *a, socklen_t *len,
                          int flags, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     struct fdent *e = ctl(fd);
     if (!w || !e)
         return REAL(accept4)(fd, a, len, flags);
@@ -1119,7 +1170,7 @@ static int poll_sleep(struct ravel__worker *w, int ms, uint64_t pc)
 static int poll_common(struct pollfd *p, nfds_t n, int ms,
                        const sigset_t *mask, bool have_mask, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     uint16_t kind;
     uint32_t o1, o2;
     if (w && poll_objects(w, p, n, &kind, &o1, &o2))
@@ -1178,7 +1229,7 @@ static int select_common(int nfd, fd_set *r, fd_set *wr, fd_set *ex,
                          struct timeval *tv, const struct timespec *ts,
                          uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     struct pollfd p[256];
     nfds_t n = 0;
     bool controlled = false;
@@ -1272,7 +1323,7 @@ RAVEL__EXPORT int pselect(int nfd, fd_set *r, fd_set *wr, fd_set *ex,
 
 RAVEL__EXPORT int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(ep))
         return REAL(epoll_ctl)(ep, op, fd, ev);
     plain_step(w, RAVEL__OP_FD_CTL, ep, RAVEL__CALLER_PC);
@@ -1290,7 +1341,7 @@ RAVEL__EXPORT int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
 static int epoll_common(int ep, struct epoll_event *evs, int max, int ms,
                         const sigset_t *mask, bool have_mask, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
+    struct ravel__worker *w = caller(pc);
     if (!w || !ctl(ep))
         return have_mask ? REAL(epoll_pwait)(ep, evs, max, ms, mask)
                          : REAL(epoll_wait)(ep, evs, max, ms);
