@@ -919,6 +919,76 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
     return 0;
 }
 
+/*
+ * Descriptor waits. Every operation on a channel is dependent with every
+ * other one on it, so a read that waited for a write happens after it,
+ * and that edge can hide the read's race with an earlier operation of
+ * another thread on the channel: with a pipe used as a token, A's read,
+ * A's write back, B's read - B's read never races with A's, and the race
+ * DPOR does see (A's write, B's read) cannot be reversed (B could not
+ * read before it). So for each descriptor operation that could wait,
+ * every earlier dependent event of another thread that does not happen
+ * before the waiting thread's previous event is reversed where it was
+ * chosen, by letting the waiting thread go first there when it was
+ * enabled (as cut_races does for pending operations). Conservative.
+ */
+static int wait_races(struct sys *s, const struct ravel__exec *x,
+                      const struct ravel__wctx *c)
+{
+    uint32_t n = x->nevents;
+    for (uint32_t e2 = 0; e2 < n; e2++) {
+        const struct ravel__event *w = &x->events[e2];
+        uint32_t u = w->thread;
+        if (!(w->flags & RAVEL__EV_BLOCKING) || u >= 64 ||
+            w->kind < RAVEL__OP_FD_NEW || w->kind > RAVEL__OP_FD_POLL_ALL)
+            continue;
+        struct ravel__access pa;
+        struct ravel__kaccess pk;
+        ravel__event_access_any(w, &pa);
+        ravel__access_keys(&pa, x, &pk);
+        uint32_t ulast = RAVEL__NONE;
+        for (uint32_t k = e2; k-- > 0;)
+            if (x->events[k].thread == u) {
+                ulast = k;
+                break;
+            }
+        for (uint32_t e1 = e2; e1-- > 0;) {
+            const struct ravel__event *ev = &x->events[e1];
+            if (ev->thread == u)
+                continue;
+            if (ulast != RAVEL__NONE && e1 < ulast &&
+                ravel__hb_before(&s->hb, x, e1, ulast))
+                continue;
+            struct ravel__access ea;
+            struct ravel__kaccess ek;
+            ravel__event_access_any(ev, &ea);
+            ravel__access_keys(&ea, x, &ek);
+            if (!ravel__kaccess_dependent(&pk, &ek))
+                continue;
+            uint32_t pi = s->ev_pidx[s->blk_first[e1]];
+            if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
+                continue;
+            const struct ravel__pathent *pe = &my_path(s)[pi];
+            struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
+            if (nd->nvalues || !(nd->enabled & bit(u)) ||
+                (nd->done & bit(u)) || (nd->sleep & bit(u)) ||
+                (nd->backtrack & bit(u)))
+                continue;
+            if (s->debug)
+                dbg(s, "wait race %u(%s) < %u(%s): node %u\n", e1,
+                    x->threads[ev->thread].name, e2, x->threads[u].name, pi);
+            if (s->mode != MODE_OPTIMAL) {
+                nd->backtrack |= bit(u);
+                continue;
+            }
+            ravel__wseq_single(&s->v, c, u, nd->step);
+            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Records what the finished execution shows must still be explored.
  * Called with the tree locked. Returns -1 when the tree is full. */
 static int analyse(struct sys *s, const struct ravel__exec *x)
@@ -970,6 +1040,8 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
                  x->events[x->nevents - 1].kind == RAVEL__OP_EXIT) ||
                 x->failure.kind != RAVEL__FAIL_NONE ||
                 (x->ended == RAVEL__END_BLOCKED && !s->asleep));
+    if (wait_races(s, x, &c) < 0)
+        return -1;
     if (cut && exit_race(s, x, &c) < 0)
         return -1;
     if (cut && x->events[x->nevents - 1].kind != RAVEL__OP_EXIT &&

@@ -776,6 +776,8 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         ev->aux = op->obj2;
         if (op->arg & RAVEL__FD_EPOLLED)
             ev->flags |= RAVEL__EV_EPOLLED;
+        if (op->arg & RAVEL__FD_WAITS)
+            ev->flags |= RAVEL__EV_BLOCKING;
         if (!th->fd_ready)
             ev->flags |= (op->arg & RAVEL__FD_TIMED) ? RAVEL__EV_TIMEDOUT
                                                      : RAVEL__EV_FAILED;

@@ -299,6 +299,8 @@ enum ravel__event_flag {
      * a read took its bytes from. */
     RAVEL__EV_END1 = 8192,
     RAVEL__EV_EPOLLED = 16384, /* from RAVEL__FD_EPOLLED */
+    RAVEL__EV_BLOCKING = 32768, /* a descriptor operation that could wait
+                                   (RAVEL__FD_WAITS) */
 };
 
 /* Sub-operations of an atomic read-modify-write (event aux). */

@@ -12,6 +12,9 @@ Programs written here (tests/fdmsg/progs), each bug with a FIXED variant:
                      two clients; per-connection state shared without a lock
                      (data race, wrong echo)
     read_each_other  two threads each waiting in read for the other (deadlock)
+    pipe_token       a pipe used as a lock: DPOR must try the second thread
+                     taking the token first, though its read happens after
+                     the first thread's write back
 and correct programs: oracle (pipe, eventfd, datagram socket pair, poll),
 epoll_order (epoll's ready list order), epoll_loop (an epoll loop, then a
 select that times out on the virtual clock), restore (leaked descriptors).
@@ -69,7 +72,7 @@ def prog(args, name):
 # (program, what its bug is reported as)
 BUGS = [("eventfd_loop", {"deadlock"}), ("dispatcher", {"assertion"}),
         ("pipe_pool", {"assertion"}), ("echo_server", {"data-race", "assertion"}),
-        ("read_each_other", {"deadlock"})]
+        ("read_each_other", {"deadlock"}), ("pipe_token", {"assertion"})]
 
 
 def group_bugs(args):
@@ -108,8 +111,9 @@ def group_bugs(args):
 # fast enough (oracle, epoll_order) and by the random strategy seeing the
 # same number of distinct traces for the others when this was written.
 FIXED = [("eventfd_loop_fixed", 14), ("dispatcher_fixed", 4), ("pipe_pool_fixed", 60),
-         ("echo_server_fixed", 36), ("oracle", 4), ("epoll_order", 6), ("epoll_loop", 462)]
-DFS_BOUND = {"oracle": 2, "epoll_order": 4}
+         ("echo_server_fixed", 36), ("pipe_token_fixed", 2), ("oracle", 4), ("epoll_order", 6),
+         ("epoll_loop", 462)]
+DFS_BOUND = {"oracle": 2, "epoll_order": 4, "pipe_token_fixed": 3}
 
 
 def group_fixed(args):
