@@ -284,6 +284,28 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
                  o->shard ? "--shard" : "--fingerprints-file");
         return -1;
     }
+    if ((o->checkpoint || o->resume) && !systematic) {
+        snprintf(err, errlen, "%s needs --strategy dfs or dpor",
+                 o->checkpoint ? "--checkpoint" : "--resume");
+        return -1;
+    }
+    if ((o->checkpoint || o->resume || o->shard) &&
+        (o->set[RAVEL__OPT_preemption_bound] ||
+         o->set[RAVEL__OPT_delay_bound])) {
+        snprintf(err, errlen, "%s explores in work units, which bounded "
+                              "searches do not: drop the bound",
+                 o->shard ? "--shard" : o->checkpoint ? "--checkpoint"
+                                                      : "--resume");
+        return -1;
+    }
+    if (o->shard_units == 0 || o->shard_units > 4096) {
+        snprintf(err, errlen, "--shard-units must be between 1 and 4096");
+        return -1;
+    }
+    if (o->checkpoint_interval < 0) {
+        snprintf(err, errlen, "--checkpoint-interval must be >= 0");
+        return -1;
+    }
     if (o->shard) {
         uint32_t i, n;
         if (ravel__shard_resolve(o->shard, &i, &n, NULL, err, errlen) != 0)

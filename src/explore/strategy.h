@@ -112,6 +112,15 @@ struct ravel__strategy_config {
     uint32_t shard, shards; /* explore only shard `shard` (0-based) of
                                `shards` (0: not sharded) */
     const char *dpor_mode;  /* "optimal" or "source" */
+    /* Explore in work units (--shard, --checkpoint): one lane. Resuming
+     * (--resume), the units the checkpoint says were done (of
+     * resume_units made) and the traces found are taken as explored. */
+    bool units;
+    uint32_t units_per_shard; /* --shard-units */
+    const uint32_t *resume_done;
+    uint32_t nresume_done, resume_units;
+    const uint64_t *resume_fps;
+    size_t nresume_fps;
     bool fingerprints;      /* dpor: count traces by fingerprint */
     struct ravel__explore_stats *stats;
 };
@@ -142,6 +151,10 @@ struct ravel__strategy *ravel__fallback_new(
  * ravel__systematic_abandoned_why ("" when abandoned for the budget). */
 void ravel__systematic_abandon(struct ravel__strategy *s, const char *why);
 const char *ravel__systematic_abandoned_why(struct ravel__strategy *s);
+/* A search in work units, once they are dealt: the units made, this
+ * shard's, and those of its units done. False before, or otherwise. */
+bool ravel__systematic_units(struct ravel__strategy *s, uint32_t *made,
+                             uint32_t *own, uint32_t *done);
 /* Did an execution of the search not repeat its recorded prefix? */
 bool ravel__systematic_diverged(struct ravel__strategy *s);
 

@@ -102,6 +102,8 @@ struct sys {
     bool multi;        /* this execution has blocks of several events */
     bool fingerprints; /* also count traces by fingerprint */
     uint32_t shard, shards; /* --shard (shards 0: not sharded) */
+    bool units;             /* explore in work units (--shard, --checkpoint) */
+    uint32_t units_per_shard;
     bool fp_full;
     uint64_t wut_misses; /* replayed wakeup steps that were not possible */
     bool debug;          /* RAVEL_DEBUG_DPOR: log decisions, to stderr or
@@ -1050,38 +1052,6 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
     return 0;
 }
 
-/* ---- sharding ---------------------------------------------------------- */
-
-/*
- * After the first execution, identical in every shard: its path holds the
- * alternatives it showed must be explored. Numbered in path order (threads
- * in index order at each node; a data choice's other values are one
- * alternative), alternative k belongs to shard k mod N; the others are
- * marked foreign and never taken here. Foreign threads stay in the
- * backtrack sets, so that races covered by them are not added again:
- * their shard explores them, with sleep sets of its own. Alternatives
- * found later, even at these nodes, belong to the shard that found them.
- * Called with the lock.
- */
-static void keep_share(struct sys *s)
-{
-    struct ravel__pathent *path = my_path(s);
-    uint32_t depth = my_lane(s)->depth, k = 0;
-    for (uint32_t i = 0; i < depth; i++) {
-        struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
-        if (nd->nvalues) {
-            if (nd->vtaken < nd->nvalues && k++ % s->shards != s->shard)
-                nd->vforeign = 1;
-            continue;
-        }
-        uint64_t cand = nd->backtrack & ~nd->done & ~nd->sleep & nd->enabled;
-        for (uint64_t m = cand; m; m &= m - 1)
-            if (within_bound(s, nd, lowest(m)) &&
-                k++ % s->shards != s->shard)
-                nd->foreign |= bit(lowest(m));
-    }
-}
-
 /* ---- taking the next branch --------------------------------------------- */
 
 /* Records that thread p's branch at nd is taken now; returns the threads
@@ -1306,6 +1276,294 @@ static void pause_briefly(unsigned round)
     nanosleep(&ts, NULL);
 }
 
+/* ---- work units ----------------------------------------------------------
+ *
+ * With --shard or --checkpoint the search is cut into work units, many
+ * more than shards, each explored as a search of its own:
+ *
+ *   split  Every shard makes the same units the same way. The first
+ *          execution's path holds alternatives (threads in a node's
+ *          backtrack set not yet taken there; a data choice's values not
+ *          yet taken, as one alternative): each becomes a unit. Then the
+ *          pending unit whose branch is shallowest (the largest piece of
+ *          work, as far as anything tells) is loaded and run one
+ *          execution deep, and the alternatives on that execution's path
+ *          (below its branch, and new ones above it, which only it found)
+ *          become units in its place; and so on until there are
+ *          --shard-units units per shard (or none left; with 1, the
+ *          first execution's alternatives are all there is).
+ *   deal   The pending units, ordered by the depth of their branch, are
+ *          dealt round-robin: the k-th goes to shard k mod N, so that
+ *          every shard gets as many of the big ones as of the small.
+ *   run    A shard explores its units one after the other. Each is loaded
+ *          into the lane's path (fresh nodes, copied from the unit's
+ *          entries) and explored depth-first like any search, including
+ *          what it finds at the nodes above its branch; when nothing is
+ *          left on its path, it is done.
+ *
+ * A unit's entries mark every other alternative pending when it was
+ * made as foreign: another unit explores it. That is what makes the
+ * union of the units' traces the whole search's, by the argument that
+ * made the first version of --shard sound: at every node, each pending
+ * alternative is explored by exactly one unit, and each unit explores
+ * its own alternative with a sleep set no larger than one search would
+ * have (alternatives of other units are never in it), and everything
+ * races in its executions call for, except alternatives that already
+ * were in the node's backtrack set (some unit explores those). Some
+ * traces are explored by two units (at least the split's executions,
+ * which every shard runs), so traces are counted by fingerprint.
+ *
+ * Units explore independently, so a unit is done or not: a checkpoint
+ * (--checkpoint) records the units done and the fingerprints found, and
+ * a resumed search (--resume) makes the same units, skips the ones done
+ * and redoes the others from their start.
+ */
+
+static uint64_t pending_threads(const struct sys *s,
+                                const struct ravel__tnode *nd)
+{
+    uint64_t cand =
+        nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
+    for (uint64_t m = cand; m; m &= m - 1)
+        if (!within_bound(s, nd, lowest(m)))
+            cand &= ~bit(lowest(m));
+    return cand;
+}
+
+static bool pending_values(const struct ravel__tnode *nd)
+{
+    return nd->nvalues && nd->vtaken < nd->nvalues && !nd->vforeign;
+}
+
+/* A unit for the alternative q (RAVEL__NONE: a data choice's values) at
+ * path entry i: copies of entries 0..i, every other pending alternative
+ * foreign. Returns false when the unit tables are full. */
+static bool make_unit(struct sys *s, uint32_t i, uint32_t q)
+{
+    struct ravel__tree *t = s->t;
+    if (t->nunits >= t->units_cap || t->nuentries + i + 1 > t->uentries_cap)
+        return false;
+    const struct ravel__pathent *path = my_path(s);
+    struct ravel__unit *u = ravel__tree_unit(t, t->nunits++);
+    u->first = t->nuentries;
+    u->len = i + 1;
+    u->state = RAVEL__UNIT_PENDING; /* `done` may be set by --resume */
+    t->nuentries += i + 1;
+    for (uint32_t k = 0; k <= i; k++) {
+        struct ravel__unit_entry *e = ravel__tree_uentry(t, u->first + k);
+        memcpy(&e->node, ravel__tree_node(t, path[k].node), sizeof e->node);
+        e->node.wut = RAVEL__NIL;
+        e->pe = path[k];
+        if (e->node.nvalues) {
+            if (pending_values(&e->node) && !(k == i && q == RAVEL__NONE))
+                e->node.vforeign = 1;
+        } else {
+            uint64_t own = k == i && q != RAVEL__NONE ? bit(q) : 0;
+            e->node.foreign |= pending_threads(s, &e->node) & ~own;
+        }
+    }
+    return true;
+}
+
+/* Every pending alternative on the lane's path becomes a unit. */
+static bool split_path(struct sys *s)
+{
+    struct ravel__pathent *path = my_path(s);
+    uint32_t depth = my_lane(s)->depth;
+    for (uint32_t i = 0; i < depth; i++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        if (nd->nvalues) {
+            if (pending_values(nd) && !make_unit(s, i, RAVEL__NONE))
+                return false;
+            continue;
+        }
+        for (uint64_t m = pending_threads(s, nd); m; m &= m - 1)
+            if (!make_unit(s, i, lowest(m)))
+                return false;
+    }
+    return true;
+}
+
+/* Loads unit u into the lane's path and takes its branch. */
+static bool load_unit(struct sys *s, uint32_t ui)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    struct ravel__unit *u = ravel__tree_unit(t, ui);
+    release_path(s, ln, 0);
+    struct ravel__pathent *path = my_path(s);
+    for (uint32_t k = 0; k < u->len; k++) {
+        uint32_t ni = ravel__tree_node_new(t, s->lane);
+        if (ni == RAVEL__NIL) {
+            release_path(s, ln, 0);
+            return false;
+        }
+        struct ravel__tnode *nd = ravel__tree_node(t, ni);
+        const struct ravel__unit_entry *e = ravel__tree_uentry(t, u->first + k);
+        memcpy(nd, &e->node, sizeof *nd);
+        atomic_store(&nd->refs, 1);
+        path[k] = e->pe;
+        path[k].node = ni;
+        ln->depth = k + 1;
+    }
+    /* The last execution's analysis is not this path's. */
+    s->hb_valid = false;
+    s->hb_keep = 0;
+    t->unit_cur = ui;
+    if (s->debug)
+        dbg(s, "unit %u (%u entries)\n", ui, u->len);
+    return take_own(s, ln);
+}
+
+static int cmp_units(const void *a, const void *b, void *tree)
+{
+    struct ravel__tree *t = tree;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t lx = ravel__tree_unit(t, x)->len, ly = ravel__tree_unit(t, y)->len;
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Deals the pending units to the shards (all of them to this search
+ * when it is not sharded). */
+static void deal_units(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    uint32_t *order = malloc((t->nunits + 1) * sizeof *order);
+    RAVEL__CHECK(order != NULL);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->nunits; i++)
+        if (ravel__tree_unit(t, i)->state == RAVEL__UNIT_PENDING)
+            order[n++] = i;
+    qsort_r(order, n, sizeof *order, cmp_units, t);
+    uint32_t shards = s->shards ? s->shards : 1;
+    for (uint32_t k = 0; k < n; k++) {
+        struct ravel__unit *u = ravel__tree_unit(t, order[k]);
+        /* Back and forth (0 1 2 3 3 2 1 0 0 1 ...): sizes fall with
+         * depth, and a plain round-robin gives the first shards the
+         * larger unit of every round. */
+        uint32_t round = k / shards, pos = k % shards;
+        uint32_t to = round % 2 ? shards - 1 - pos : pos;
+        u->state = to == s->shard ? RAVEL__UNIT_OWN : RAVEL__UNIT_OTHER;
+        if (u->state == RAVEL__UNIT_OWN)
+            t->units_own++;
+    }
+    free(order);
+    if (t->units_expect && t->units_expect != t->nunits)
+        t->units_mismatch = 1;
+    t->unit_phase = RAVEL__UNITS_RUN;
+    t->unit_cur = RAVEL__NONE;
+    t->unit_scan = 0;
+}
+
+/* The search is over (lock held): as next_branch says it. */
+static bool units_over(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    leave(s, my_lane(s));
+    ravel__tree_unlock(t);
+    return false;
+}
+
+/*
+ * The work-unit search's next branch (lock held on entry, released on
+ * return), after an execution or at the start: split, deal or go on
+ * with the units as the phase says. Returns false when the search is
+ * over.
+ */
+static bool units_next(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    if (t->abandoned)
+        return units_over(s);
+    if (t->unit_phase == RAVEL__UNITS_SPLIT) {
+        if (ln->busy && !split_path(s)) {
+            snprintf(s->base.error, sizeof s->base.error,
+                     "the search tree is full (too many work units)");
+            s->base.failed = true;
+            return units_over(s);
+        }
+        if (t->unit_cur != RAVEL__NONE)
+            ravel__tree_unit(t, t->unit_cur)->state = RAVEL__UNIT_SPLIT;
+        release_path(s, ln, 0);
+        uint32_t shards = s->shards ? s->shards : 1;
+        for (;;) {
+            uint32_t pending = 0, best = RAVEL__NONE;
+            for (uint32_t i = 0; i < t->nunits; i++) {
+                const struct ravel__unit *u = ravel__tree_unit(t, i);
+                if (u->state != RAVEL__UNIT_PENDING)
+                    continue;
+                pending++;
+                if (best == RAVEL__NONE ||
+                    u->len < ravel__tree_unit(t, best)->len)
+                    best = i;
+            }
+            if (pending == 0 || pending >= s->units_per_shard * shards)
+                break;
+            if (load_unit(s, best)) {
+                ravel__tree_unlock(t);
+                return true;
+            }
+            /* Nothing to take there after all: nothing to split. */
+            ravel__tree_unit(t, best)->state = RAVEL__UNIT_SPLIT;
+            release_path(s, ln, 0);
+        }
+        deal_units(s);
+    } else if (ln->busy && t->unit_cur != RAVEL__NONE) {
+        if (take_own(s, ln)) {
+            ravel__tree_unlock(t);
+            return true;
+        }
+        /* Every trace it found is in the set: done. */
+        atomic_store_explicit(&ravel__tree_unit(t, t->unit_cur)->done, 1,
+                              memory_order_release);
+        t->units_done++;
+        t->unit_cur = RAVEL__NONE;
+    }
+    if (t->units_mismatch) {
+        snprintf(s->base.error, sizeof s->base.error,
+                 "the checkpoint does not belong to this search: it was "
+                 "cut into %u work units, this one into %u",
+                 t->units_expect, t->nunits);
+        s->base.failed = true;
+        return units_over(s);
+    }
+    while (t->unit_scan < t->nunits) {
+        uint32_t i = t->unit_scan++;
+        struct ravel__unit *u = ravel__tree_unit(t, i);
+        if (u->state != RAVEL__UNIT_OWN)
+            continue;
+        if (atomic_load(&u->done)) {
+            t->units_done++; /* done before the checkpoint it resumes */
+            continue;
+        }
+        if (load_unit(s, i)) {
+            ln->busy = 1;
+            ravel__tree_unlock(t);
+            return true;
+        }
+        atomic_store(&u->done, 1);
+        t->units_done++;
+        t->unit_cur = RAVEL__NONE;
+    }
+    t->exhausted = 1;
+    return units_over(s);
+}
+
+bool ravel__systematic_units(struct ravel__strategy *base, uint32_t *made,
+                             uint32_t *own, uint32_t *done)
+{
+    struct sys *s = (struct sys *)base;
+    if (!s->units || s->t->unit_phase != RAVEL__UNITS_RUN)
+        return false;
+    *made = s->t->nunits;
+    *own = s->t->units_own;
+    *done = s->t->units_done;
+    return true;
+}
+
 /*
  * Finds this lane's next branch (with the lock held on entry; released
  * on return). Returns false when the search (all bounds) is over.
@@ -1437,7 +1695,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         s->hb_keep = 0;
         s->hb_valid = false;
         ravel__tree_lock(t);
-        bool more = next_branch(s);
+        bool more = s->units ? units_next(s) : next_branch(s);
         publish_stats(s);
         if (!more && !t->abandoned)
             t->exhausted = 1; /* the search is over, not exhaustive */
@@ -1479,11 +1737,9 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         base->failed = true;
         return false;
     }
-    if (s->shards > 1 && atomic_load(&t->executions) == 1)
-        keep_share(s);
-    bool more = next_branch(s);
+    bool more = s->units ? units_next(s) : next_branch(s);
     publish_stats(s);
-    if (!more && !t->abandoned) {
+    if (!more && !t->abandoned && !base->failed) {
         t->exhausted = 1;
         /* Not exhaustive when an execution diverged (sys_finish). */
         base->exhausted = !atomic_load(&t->diverged);
@@ -1505,7 +1761,15 @@ static void sys_finish(struct ravel__strategy *base)
                  s->shards);
     const char *bname =
         s->bk == BOUND_PREEMPTION ? "preemption" : "delay";
-    if (s->t->exhausted && s->bk == BOUND_NONE && s->shards > 1)
+    uint32_t made = 0, own = 0, done = 0;
+    bool units = ravel__systematic_units(base, &made, &own, &done);
+    if (s->t->exhausted && s->bk == BOUND_NONE && s->shards > 1 && units)
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "%sexhausted: all %" PRIu64 " traces of this shard's %u "
+                 "work unit%s of %u (with the other %u shard%s: every trace)",
+                 shard, st->traces, own, own == 1 ? "" : "s", made,
+                 s->shards - 1, s->shards > 2 ? "s" : "");
+    else if (s->t->exhausted && s->bk == BOUND_NONE && s->shards > 1)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "%sexhausted: all %" PRIu64 " traces of this shard (with "
                  "the other %u shard%s: every trace)",
@@ -1524,11 +1788,16 @@ static void sys_finish(struct ravel__strategy *base)
                  "%s bound %d exhausted (bound %d not finished): %" PRIu64
                  " traces",
                  bname, bound - 1, bound, st->traces);
+    else if (units)
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "%s%s stopped before exhausting the space: %" PRIu64
+                 " traces explored, %u of %u work units done",
+                 shard, what, st->traces, done, own);
     else
         snprintf(st->guarantee, sizeof st->guarantee,
-                 "%s stopped before exhausting the space: %" PRIu64
+                 "%s%s stopped before exhausting the space: %" PRIu64
                  " traces explored",
-                 what, st->traces);
+                 shard, what, st->traces);
     st->complete = s->t->exhausted;
     uint64_t dv = atomic_load(&s->t->diverged);
     if (dv) {
@@ -1614,6 +1883,12 @@ struct ravel__strategy *ravel__systematic_new(
     s->lane = c->lane;
     s->shard = c->shard;
     s->shards = c->shards;
+    /* Units are explored one after the other on one lane, and counted
+     * by fingerprint (two units can explore one trace). */
+    s->units = c->units && c->lanes <= 1;
+    s->units_per_shard = c->units_per_shard ? c->units_per_shard : 1;
+    if (s->units)
+        s->fingerprints = true;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;
         s->max_bound = c->preemption_bound;
@@ -1628,6 +1903,7 @@ struct ravel__strategy *ravel__systematic_new(
     if (!dpor)
         s->mode = MODE_DFS;
     else if (s->bk != BOUND_NONE || c->lanes > 1 || c->shards > 1 ||
+             c->units ||
              (c->dpor_mode && !strcmp(c->dpor_mode, "source")))
         s->mode = MODE_SOURCE;
     else
@@ -1644,6 +1920,18 @@ struct ravel__strategy *ravel__systematic_new(
         }
         if (s->bk != BOUND_NONE)
             t->bound = 0;
+        if (s->units) {
+            t->unit_phase = RAVEL__UNITS_SPLIT;
+            /* Resuming: what the checkpoint says was explored. */
+            bool full = false;
+            for (size_t i = 0; i < c->nresume_fps; i++)
+                ravel__tree_fp_add(t, c->resume_fps[i], &full);
+            for (uint32_t i = 0; i < c->nresume_done; i++)
+                if (c->resume_done[i] < t->units_cap)
+                    atomic_store(&ravel__tree_unit(t, c->resume_done[i])->done,
+                                 1);
+            t->units_expect = c->resume_units;
+        }
         ravel__tree_lane(t, 0)->busy = 1;
         t->busy = 1;
         ravel__tree_publish(t);

@@ -41,8 +41,13 @@ static uint32_t path_cap(uint64_t max_steps)
     return n > UINT32_MAX / 4 ? UINT32_MAX / 4 : (uint32_t)n;
 }
 
+/* Work units and their entries (copies of nodes above a branch). */
+#define UNITS (1u << 16)
+#define UENTRIES (1u << 21)
+
 struct layout {
-    size_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off, size;
+    size_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off, units_off,
+        uentries_off, size;
 };
 
 static struct layout layout(uint64_t max_steps, uint32_t lanes)
@@ -59,7 +64,11 @@ static struct layout layout(uint64_t max_steps, uint32_t lanes)
     l.wnodes_off = align64(l.nodes_off + nodes * sizeof(struct ravel__tnode));
     l.fp_off = align64(l.wnodes_off +
                        (size_t)WNODES * sizeof(struct ravel__wnode));
-    l.size = l.fp_off + (size_t)FP_SLOTS * sizeof(uint64_t);
+    l.units_off = align64(l.fp_off + (size_t)FP_SLOTS * sizeof(uint64_t));
+    l.uentries_off =
+        align64(l.units_off + (size_t)UNITS * sizeof(struct ravel__unit));
+    l.size = l.uentries_off +
+             (size_t)UENTRIES * sizeof(struct ravel__unit_entry);
     return l;
 }
 
@@ -90,6 +99,11 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     t->nodes_off = lay.nodes_off;
     t->wnodes_off = lay.wnodes_off;
     t->fp_off = lay.fp_off;
+    t->units_off = lay.units_off;
+    t->uentries_off = lay.uentries_off;
+    t->units_cap = UNITS;
+    t->uentries_cap = UENTRIES;
+    t->unit_cur = RAVEL__NONE;
     memset(ravel__tree_lane(t, 0), 0, lanes * sizeof(struct ravel__lane));
     for (uint32_t l = 0; l < lanes; l++) {
         ravel__tree_lane(t, l)->branch_wut = RAVEL__NIL;

@@ -120,6 +120,37 @@ struct ravel__lane {
     uint32_t node_top;   /* nodes of its pool ever handed out */
 };
 
+/*
+ * Work units (--shard, --checkpoint; systematic.c, "work units"). A unit
+ * is a branch of the search tree together with the nodes above it, as
+ * they stood when the unit was made: enough to load it into a lane's
+ * path and explore it, and everything it finds, as a search of its own.
+ * Its entries are copies of those nodes and path entries.
+ */
+enum ravel__unit_state {
+    RAVEL__UNIT_PENDING, /* made, not yet given out */
+    RAVEL__UNIT_SPLIT,   /* explored one execution deep, then split into
+                            units of its own (all shards do this) */
+    RAVEL__UNIT_OWN,     /* this shard's: to explore */
+    RAVEL__UNIT_OTHER,   /* another shard's */
+};
+
+struct ravel__unit {
+    uint32_t first, len;  /* entries [first, first + len); the unit's
+                             branch is at the last one */
+    uint8_t state;        /* enum ravel__unit_state */
+    _Atomic uint8_t done; /* explored completely (set after every trace
+                             it found is in the fingerprint set) */
+};
+
+struct ravel__unit_entry {
+    struct ravel__tnode node;
+    struct ravel__pathent pe;
+};
+
+enum ravel__unit_phase { RAVEL__UNITS_OFF, RAVEL__UNITS_SPLIT,
+                         RAVEL__UNITS_RUN };
+
 struct ravel__tree {
     uint64_t magic;
     _Atomic uint32_t lock; /* 0 free, 1 held, 2 held with waiters */
@@ -145,7 +176,29 @@ struct ravel__tree {
     _Atomic uint64_t complete_plain;
     _Atomic uint64_t fp_digest; /* sum of a hash of each fingerprint */
     uint64_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off;
+    /* Work units (one lane only). */
+    uint64_t units_off, uentries_off;
+    uint32_t units_cap, uentries_cap;
+    uint32_t nunits, nuentries;
+    uint32_t unit_phase;  /* enum ravel__unit_phase */
+    uint32_t unit_cur;    /* the unit being explored (RAVEL__NONE: none) */
+    uint32_t unit_scan;   /* next unit to look at when one is done */
+    uint32_t units_own, units_done;
+    uint32_t units_expect; /* resumed: the units the checkpoint had (0) */
+    uint32_t units_mismatch; /* the split made another number of units */
 };
+
+static inline struct ravel__unit *ravel__tree_unit(struct ravel__tree *t,
+                                                   uint32_t i)
+{
+    return (struct ravel__unit *)((char *)t + t->units_off) + i;
+}
+
+static inline struct ravel__unit_entry *
+ravel__tree_uentry(struct ravel__tree *t, uint32_t i)
+{
+    return (struct ravel__unit_entry *)((char *)t + t->uentries_off) + i;
+}
 
 /* Bytes needed for `lanes` lanes of executions of up to max_steps steps
  * (mapped with MAP_NORESERVE: only what is used is ever touched). */

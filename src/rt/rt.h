@@ -243,6 +243,12 @@ struct ravel__rt {
     size_t strategy_mem_size;
     struct ravel__ticket ticket;
     bool have_ticket;
+    /* --checkpoint, --resume (src/explore/checkpoint.h): the search's
+     * and the program's hashes, and the checkpoint resumed (read by the
+     * supervisor before the executors are forked). */
+    uint64_t search_hash, program_hash;
+    struct ravel__checkpoint *resumed;
+    double last_checkpoint;
     ravel__main_fn main;
     uint64_t main_pc; /* thread 1's start in traces (0: main) */
     int argc;
@@ -733,6 +739,12 @@ void ravel__crash_prewarm(void);
 
 /* Error before any execution (bad options, bad ticket): message, exit 2. */
 RAVEL__NORETURN void ravel__fatal(const char *fmt, ...) RAVEL__PRINTF(1, 2);
+/* Appends the JSON object naming what decides a run's set of traces
+ * (program, arguments, options): the --json summary's "search", whose
+ * hash names the search in a checkpoint (supervisor.c). */
+void ravel__search_json(struct ravel__strbuf *sb);
+/* Writes the --checkpoint file now (supervisor; no-op without one). */
+void ravel__sv_checkpoint(void);
 /* Path and hash of the running executable (cached). */
 const char *ravel__exe_path(void);
 uint64_t ravel__exe_hash(void);

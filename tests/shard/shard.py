@@ -7,7 +7,7 @@ auto      --shard auto/slurm/k8s/parallel read the shard from the batch
           PARALLEL_SEQ from 1) and the summary shows it; a missing,
           malformed, ambiguous or out-of-range setting is one line and
           exit 2, before anything runs
-merge     shards of lastzero(10) and fib_bench merged by ravel merge:
+merge     shards of lastzero(10) and readers(8) merged by ravel merge:
           the same trace count and trace_digest as one unsharded run,
           exhausted; a missing shard, a corrupted summary, a truncated
           fingerprints file, a shard given twice and shards of different
@@ -20,6 +20,13 @@ recipes   the recipes of examples/scale-out run as written: the Slurm
           JOB_COMPLETION_INDEX 0..N-1 (its completions and
           RAVEL_SHARD_COUNT agree), and parallel.sh; each merged equals
           the unsharded run
+checkpoint  a search of lastzero(11) with --checkpoint is killed with
+          SIGTERM at five random moments and resumed each time (once
+          more, twice in a row; once a shard): every resumed search ends
+          exhausted with the uninterrupted run's trace count and
+          trace_digest; --time writes the checkpoint too; resuming a
+          checkpoint of other arguments, of another shard, or a cut or
+          garbled file is one line and exit 2
 parallel  GNU parallel runs 4 shards with --shard auto/4 (PARALLEL_SEQ);
           merged, they equal the unsharded run (skipped, exit 77, when
           parallel is not installed: scripts/install-deps installs it)
@@ -29,10 +36,13 @@ usage: shard.py GROUP --ravel BIN --bench DIR [--examples DIR]
 import argparse
 import json
 import os
+import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILURES = []
 
@@ -140,7 +150,7 @@ def whole_run(args, d, prog, pargs):
 
 
 def group_merge(args):
-    for name, pargs, n in (("lastzero", ["10"], 4), ("fib_bench", [], 3)):
+    for name, pargs, n in (("lastzero", ["10"], 4), ("readers", ["8"], 3)):
         prog = os.path.join(args.bench, name)
         with tempfile.TemporaryDirectory() as d:
             whole = whole_run(args, d, prog, pargs)
@@ -283,6 +293,102 @@ def group_recipes(args):
                   "parallel.sh: %s" % p.stderr[-400:])
 
 
+def summary(p):
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return None
+
+
+def killed_and_resumed(args, d, prog, pargs, delay, extra=(), kills=1):
+    """Runs with --checkpoint, SIGTERMs it after `delay` seconds (`kills`
+    times, resuming in between), then resumes to the end."""
+    ck = os.path.join(d, "ck")
+    if os.path.exists(ck):
+        os.unlink(ck)
+    base = [args.ravel, "run", "--strategy", "dpor", "--executions", "0", "--json", "--checkpoint", ck] + list(extra)
+    interrupted = 0
+    for k in range(kills):
+        cmd = base + (["--resume", ck] if os.path.exists(ck) else []) + ["--", prog] + pargs
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
+        time.sleep(delay)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=120)
+        s = summary(subprocess.CompletedProcess(cmd, p.returncode, out, err))
+        check(p.returncode in (0, 130) and s and os.path.exists(ck),
+              "killed after %.2fs: exit %d %r" % (delay, p.returncode, err[-300:]))
+        if s and p.returncode == 130 and not s["complete"]:
+            # (a kill after the search was over but before the process
+            # was: rightly complete, and not a kill mid-run)
+            interrupted += 1
+            check(s["interrupted"] and "exhausted" not in s["guarantee"],
+                  "killed run claims %r" % s["guarantee"])
+    p = subprocess.run(base + ["--resume", ck, "--", prog] + pargs, capture_output=True, text=True,
+                       timeout=600, env=clean_env())
+    return summary(p), p, interrupted
+
+
+def group_checkpoint(args):
+    prog = os.path.join(args.bench, "lastzero")
+    rng = random.Random(os.environ.get("RAVEL_TEST_SEED", str(time.time())))
+    with tempfile.TemporaryDirectory() as d:
+        p = run(args, "--strategy", "dpor", "--executions", "0", "--json", "--fingerprints-file", "w.fp", prog=prog,
+                prog_args=["11"], cwd=d)
+        whole = summary(p)
+        if not check(whole and whole["complete"], "uninterrupted: %s" % p.stderr[-300:]):
+            return
+        t0 = time.time()
+        run(args, "--strategy", "dpor", "--executions", "0", "--checkpoint", "ck0", prog=prog, prog_args=["11"], cwd=d)
+        took = time.time() - t0
+        cases = [((), 1)] * 3 + [((), 2), (("--shard", "2/3"), 1)]
+        for extra, kills in cases:
+            # A random moment of the run; if the run was over by then
+            # (a busy machine is slower to start than to finish), earlier.
+            delay = rng.uniform(0.05, max(0.1, took * 0.6))
+            for attempt in range(5):
+                s, p, interrupted = killed_and_resumed(args, d, prog, ["11"], delay, extra, kills)
+                if interrupted == kills:
+                    break
+                delay /= 2
+            check(interrupted == kills, "never interrupted mid-run (last kill at %.2fs)" % delay)
+            ref = whole
+            if extra:
+                p2 = run(args, "--strategy", "dpor", "--executions", "0", "--json", *extra, prog=prog,
+                         prog_args=["11"], cwd=d)
+                ref = summary(p2)
+            if check(s and ref, "resumed: %s" % p.stderr[-300:]):
+                print("killed %d time(s) at %.2fs%s, resumed: %d traces %s, complete %s; uninterrupted %d %s" % (
+                    kills, delay, " " + " ".join(extra) if extra else "", s["traces"], s["trace_digest"],
+                    s["complete"], ref["traces"], ref["trace_digest"]))
+                check(s["complete"] and s["traces"] == ref["traces"] and s["trace_digest"] == ref["trace_digest"],
+                      "resumed after a kill at %.2fs: %r vs %r" % (delay, s, ref))
+        # --time: stops, saves; the resumed search finishes the job.
+        ck = os.path.join(d, "ckt")
+        p = run(args, "--strategy", "dpor", "--executions", "0", "--json", "--time", "0.1", "--checkpoint", ck,
+                prog=prog, prog_args=["11"], cwd=d)
+        s = summary(p)
+        check(s and not s["complete"] and os.path.exists(ck), "--time: %s" % p.stderr[-300:])
+        p = run(args, "--strategy", "dpor", "--executions", "0", "--json", "--resume", ck, prog=prog,
+                prog_args=["11"], cwd=d)
+        s = summary(p)
+        check(s and s["complete"] and s["trace_digest"] == whole["trace_digest"],
+              "resumed after --time: %s" % p.stderr[-300:])
+        # Wrong checkpoints: one line, exit 2, nothing run.
+        for opts, pargs, needle in ((("--resume", ck), ["10"], "another search"),
+                                    (("--resume", ck, "--shard", "1/2"), ["11"], "shard 1/1, this is shard 1/2"),
+                                    (("--resume", os.path.join(d, "nothing")), ["11"], "No such file")):
+            p = run(args, "--strategy", "dpor", *opts, prog=prog, prog_args=pargs, cwd=d)
+            one_line_exit2(p, "resume %r" % (opts,), needle)
+        text = open(ck).read()
+        for name, bad, needle in (("cut", text[:len(text) - 6], "no 'end' line"),
+                                  ("garbled", text.replace("units", "unit", 1), "no 'units N' line"),
+                                  ("empty", "", "not 'ravel checkpoint 1'")):
+            f = os.path.join(d, name)
+            open(f, "w").write(bad)
+            p = run(args, "--strategy", "dpor", "--resume", f, prog=prog, prog_args=["11"], cwd=d)
+            one_line_exit2(p, "resume a %s checkpoint" % name, needle)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
@@ -291,7 +397,8 @@ def main():
     ap.add_argument("--examples", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                                        "examples"))
     args = ap.parse_args()
-    {"auto": group_auto, "merge": group_merge, "parallel": group_parallel, "recipes": group_recipes}[args.group](args)
+    {"auto": group_auto, "merge": group_merge, "parallel": group_parallel, "recipes": group_recipes,
+     "checkpoint": group_checkpoint}[args.group](args)
     if FAILURES:
         print("%d failure(s)" % len(FAILURES))
         sys.exit(1)

@@ -22,6 +22,7 @@
 
 #include "../../common/hash.h"
 #include "../../common/shard.h"
+#include "../../explore/checkpoint.h"
 #include "../../explore/depend.h"
 #include "../../report/elf.h"
 #include "../../report/report.h"
@@ -286,6 +287,49 @@ static void *map_shared(size_t size)
     return mem;
 }
 
+/* --checkpoint, --resume: names the search (the hashes a checkpoint
+ * records) and reads the checkpoint to resume, refusing one of another
+ * search with one line (exit 2) before anything runs. */
+static void load_checkpoint(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+    ravel__search_json(&sb);
+    rt->search_hash = ravel__fnv1a(sb.data, sb.len, RAVEL__FNV_INIT);
+    ravel__sb_free(&sb);
+    if (ravel__hash_file(ravel__exe_path(), &rt->program_hash) != 0)
+        rt->program_hash = 0;
+    rt->last_checkpoint = ravel__now();
+    if (!rt->opt.resume)
+        return;
+    const char *path = rt->opt.resume;
+    size_t len;
+    char *text = ravel__read_file(path, (size_t)1 << 32, &len);
+    if (!text)
+        ravel__fatal("--resume %s: %s", path, strerror(errno));
+    static struct ravel__checkpoint c;
+    char err[256];
+    int rc = ravel__checkpoint_parse(text, len, &c, err, sizeof err);
+    free(text);
+    if (rc != 0)
+        ravel__fatal("--resume %s: not a checkpoint: %s", path, err);
+    uint32_t si = 0, sn = 1;
+    if (rt->opt.shard)
+        ravel__shard_resolve(rt->opt.shard, &si, &sn, NULL, err, sizeof err);
+    if (c.search != rt->search_hash)
+        ravel__fatal("--resume %s: saved by another search (the program's "
+                     "path or arguments, or options that decide the traces, "
+                     "differ)",
+                     path);
+    if (c.program != rt->program_hash)
+        ravel__fatal("--resume %s: saved by another build of the program",
+                     path);
+    if (c.shard != si + 1 || c.shards != sn)
+        ravel__fatal("--resume %s: saved by shard %u/%u, this is shard %u/%u",
+                     path, c.shard, c.shards, si + 1, sn);
+    rt->resumed = &c;
+}
+
 static void setup(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -326,6 +370,11 @@ static void setup(void)
             j = n > 0 ? (uint64_t)n : 1;
         }
         lanes = j > RAVEL__MAX_LANES ? RAVEL__MAX_LANES : (uint32_t)j;
+        /* A search in work units (--shard) explores them one after the
+         * other on one executor: more shards, not more jobs, use more
+         * cores (docs/scale-out.md). */
+        if (rt->opt.shard || rt->opt.checkpoint || rt->opt.resume)
+            lanes = 1;
     }
     rt->nlanes = lanes;
     rt->lanes = map_shared(lanes * sizeof *rt->lanes);
@@ -349,6 +398,8 @@ static void setup(void)
     rt->strategy_mem_size = ravel__strategy_shared_size(rt->opt.max_steps,
                                                         lanes);
     rt->strategy_mem = map_shared(rt->strategy_mem_size);
+    if (rt->opt.checkpoint || rt->opt.resume)
+        load_checkpoint();
     if (rt->opt.trace)
         rt->last_complete = ravel__exec_layout(
             map_shared(ravel__exec_size(max_events, MAX_OBJECTS)), max_events,
@@ -470,6 +521,8 @@ void ravel__make_strategy(bool resume)
         .lanes = rt->nlanes,
         .dpor_mode = o->dpor_mode,
         .fingerprints = o->trace_fingerprints || o->fingerprints_file,
+        .units = o->shard || o->checkpoint || o->resume,
+        .units_per_shard = (uint32_t)o->shard_units,
         .stats = &rt->sh->stats,
     };
     if (o->shard) {
@@ -478,6 +531,13 @@ void ravel__make_strategy(bool resume)
         if (ravel__shard_resolve(o->shard, &c.shard, &c.shards, NULL, err2,
                                  sizeof err2) != 0)
             ravel__fatal("%s", err2);
+    }
+    if (rt->resumed) {
+        c.resume_done = rt->resumed->done;
+        c.nresume_done = rt->resumed->ndone;
+        c.resume_units = rt->resumed->units;
+        c.resume_fps = rt->resumed->fps;
+        c.nresume_fps = rt->resumed->nfps;
     }
     char err[256];
     rt->strategy = ravel__strategy_new(&c, err, sizeof err);

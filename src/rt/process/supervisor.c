@@ -17,6 +17,7 @@
 
 #include "../../common/json.h"
 #include "../../common/shard.h"
+#include "../../explore/checkpoint.h"
 #include "../../explore/tree.h"
 #include "../../report/ci.h"
 #include "../../report/report.h"
@@ -842,12 +843,11 @@ static bool earned_guarantee(char *out, size_t len)
  * its arguments and the options that change the search), so that `ravel
  * merge` can refuse summaries of different searches; and "shard": which
  * part of a split search this run explored (null: all of it). */
-static void json_search(struct ravel__strbuf *sb, bool *first)
+void ravel__search_json(struct ravel__strbuf *sb)
 {
     struct ravel__rt *rt = &ravel__rt;
     const struct ravel__options *o = &rt->opt;
     bool f = true;
-    ravel__json_key(sb, first, "search");
     ravel__sb_addc(sb, '{');
     ravel__json_key(sb, &f, "program");
     ravel__json_str(sb, ravel__exe_path());
@@ -873,6 +873,8 @@ static void json_search(struct ravel__strbuf *sb, bool *first)
         ravel__sb_add(sb, "null");
     ravel__json_key(sb, &f, "max_steps");
     ravel__sb_printf(sb, "%llu", (unsigned long long)o->max_steps);
+    ravel__json_key(sb, &f, "shard_units");
+    ravel__sb_printf(sb, "%llu", (unsigned long long)o->shard_units);
     ravel__json_key(sb, &f, "max_threads");
     ravel__sb_printf(sb, "%llu", (unsigned long long)o->max_threads);
     ravel__json_key(sb, &f, "nondet_range");
@@ -887,6 +889,13 @@ static void json_search(struct ravel__strbuf *sb, bool *first)
     else
         ravel__sb_add(sb, "null");
     ravel__sb_addc(sb, '}');
+}
+
+static void json_search(struct ravel__strbuf *sb, bool *first)
+{
+    const struct ravel__options *o = &ravel__rt.opt;
+    ravel__json_key(sb, first, "search");
+    ravel__search_json(sb);
     ravel__json_key(sb, first, "shard");
     uint32_t si, sn;
     char err[256];
@@ -895,6 +904,31 @@ static void json_search(struct ravel__strbuf *sb, bool *first)
         ravel__sb_printf(sb, "{\"index\":%u,\"count\":%u}", si + 1, sn);
     else
         ravel__sb_add(sb, "null");
+}
+
+void ravel__sv_checkpoint(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    rt->last_checkpoint = ravel__now();
+    if (!rt->opt.checkpoint || !ravel__tree_valid(rt->strategy_mem))
+        return;
+    uint32_t si = 0, sn = 1;
+    char err[256];
+    if (rt->opt.shard &&
+        ravel__shard_resolve(rt->opt.shard, &si, &sn, NULL, err,
+                             sizeof err) != 0)
+        return;
+    struct ravel__tree *t = rt->strategy_mem;
+    if (ravel__checkpoint_write(rt->opt.checkpoint, t, rt->search_hash,
+                                rt->program_hash, si + 1, sn,
+                                atomic_load(&t->executions)) != 0) {
+        char msg[PATH_MAX + 100];
+        int n = snprintf(msg, sizeof msg,
+                         "ravel: warning: cannot write the checkpoint %s: "
+                         "%s\n",
+                         rt->opt.checkpoint, strerror(errno));
+        out_err(msg, (size_t)n);
+    }
 }
 
 /* Writes the --json summary object to fd: stdout (stderr when run
@@ -1305,6 +1339,7 @@ int ravel__sv_finish(void)
                      sizeof last_ticket);
     }
 
+    ravel__sv_checkpoint();
     if (rt->opt.fingerprints_file && ravel__tree_valid(rt->strategy_mem)) {
         int fd = open(rt->opt.fingerprints_file,
                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -1856,6 +1891,9 @@ phase:
             progress_line();
             last_line = now;
         }
+        if (rt->opt.checkpoint && rt->opt.checkpoint_interval > 0 &&
+            now - rt->last_checkpoint >= rt->opt.checkpoint_interval)
+            ravel__sv_checkpoint();
     }
     if (sv.restart && !sv.interrupted && !sv.error && start_over())
         goto phase;
