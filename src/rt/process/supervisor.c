@@ -873,6 +873,8 @@ void ravel__search_json(struct ravel__strbuf *sb)
         ravel__sb_add(sb, "null");
     ravel__json_key(sb, &f, "max_steps");
     ravel__sb_printf(sb, "%llu", (unsigned long long)o->max_steps);
+    ravel__json_key(sb, &f, "memory_model");
+    ravel__json_str(sb, o->memory_model);
     ravel__json_key(sb, &f, "shard_units");
     ravel__sb_printf(sb, "%llu", (unsigned long long)o->shard_units);
     ravel__json_key(sb, &f, "max_threads");
