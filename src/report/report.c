@@ -314,6 +314,22 @@ static void fd_text(char *buf, size_t n, const struct ravel__exec *x,
         const char *what = ev->kind == RAVEL__OP_FD_POLL_ALL
                                ? "every fd"
                                : obj_name(nm, ev->obj);
+        /* An epoll_wait: named by its epoll set (value2: its fd). */
+        for (uint32_t i = 0; ev->kind == RAVEL__OP_FD_POLL_ALL &&
+                             i < x->nobjects && fd >= 0;
+             i++) {
+            const struct ravel__object *o = &x->objects[i];
+            if (o->kind == RAVEL__OBJ_FD && o->subtype == RAVEL__FD_EPOLL &&
+                o->fd[0] == fd) {
+                if (done && !res[0])
+                    snprintf(buf, n, "epoll_wait %s = %lld",
+                             obj_name(nm, i), v);
+                else
+                    snprintf(buf, n, "epoll_wait %s%s", obj_name(nm, i),
+                             res);
+                return;
+            }
+        }
         if (done && !res[0])
             snprintf(buf, n, "poll %s = %lld", what, v);
         else

@@ -158,6 +158,13 @@ def group_report(args):
                  prog=prog(args, "dispatcher"))
     check(re.search(r"read fd\d+ = 4 \(from 1\)", p.stderr),
           "dispatcher: a worker's read does not name the dispatcher:\n%s" % p.stderr)
+    # An epoll_wait is named by its epoll set.
+    tfile = os.path.join(args.work, "epoll_loop.trace")
+    p, s = ravel(args, "--strategy", "random", "--seed", "1", "--executions", "1", "--trace", tfile,
+                 prog=prog(args, "epoll_loop"))
+    text = open(tfile).read() if os.path.exists(tfile) else ""
+    check(re.search(r"epoll_wait epoll\(\d+\) = [12]", text),
+          "epoll_loop: epoll_wait not named in the trace:\n%s" % text[-3000:])
     # Descriptors left open are closed between executions: one result.
     p, s = ravel(args, "--strategy", "random", "--executions", "200", prog=prog(args, "restore"))
     if check(p.returncode == 0 and s, "restore: exit %d %s" % (p.returncode, p.stderr[-800:])):
