@@ -153,13 +153,18 @@ struct ravel__common {
     uint32_t phase; /* explorations restarted after a promotion */
     _Atomic uint64_t limit; /* no execution numbered >= limit starts (a
                                bug was found before it) */
-    /* A program run directly (ravel__rt.direct): the exit status of its
-     * first execution (number 0), which the run exits with when ravel
-     * finds nothing and against which the other executions' statuses are
-     * judged; first_known is set once it is known (0 when that execution
-     * failed, crashed or was abandoned). */
+    /* A program run directly (ravel__rt.direct): passing_lane is the
+     * lane (+1) whose executions print to the program's own stdout and
+     * stderr - the one that ran execution 0, until one of its executions
+     * ends other than cut short by a spin-wait (then RAVEL__NONE): the
+     * program's first execution. first_status is the exit status of the
+     * first execution of that lane (status_lane) that exits, which the
+     * run exits with when ravel finds nothing and against which the other
+     * executions' statuses are judged; first_known is set once it is
+     * known (0 when none of the lane's executions exited). */
     _Atomic uint32_t first_known;
     int64_t first_status;
+    _Atomic uint32_t passing_lane, status_lane;
     /* The run was interrupted (SIGINT, SIGTERM, SIGHUP): set by the
      * supervisor, or by an executor the signal reached; every executor
      * stops after its current execution, abandons its share of the
@@ -706,6 +711,10 @@ int ravel__executor_main(int argc, char **argv, char **envp);
 void ravel__make_strategy(bool resume);
 /* Supervisor side handlers; in a run without a supervisor process the
  * executor calls them directly. Return true to go on after a bug. */
+/* Run directly: the exit status of the program's first execution that
+ * exited (0: none did), against which the others are judged (see
+ * common->status_lane). */
+void ravel__first_status(int64_t status);
 bool ravel__sv_on_bug(void);
 void ravel__sv_on_outcome(uint32_t index);
 /* Prints the summary; returns the exit code. */

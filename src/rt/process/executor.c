@@ -109,10 +109,32 @@ static bool stop_requested(void)
 #define CAPTURE_KEEP (1u << 20)
 
 /*
+ * A program run directly prints its first execution's output as natively.
+ * The lane that gets execution 0 passes its executions' output through
+ * until one of them runs to an end: an execution cut short by a spin-wait
+ * (src/model/spin.c, src/rt/race/plain_spin.c) does not count, and the
+ * next one on the lane prints again (its output follows what the cut one
+ * printed).
+ */
+static bool passes_output(uint64_t number)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!rt->direct || rt->real_out < 0)
+        return false;
+    uint32_t me = rt->lane + 1, unclaimed = 0;
+    if (number == 0 &&
+        atomic_compare_exchange_strong(&rt->common->passing_lane, &unclaimed,
+                                       me))
+        atomic_store(&rt->common->status_lane, me);
+    return atomic_load(&rt->common->passing_lane) == me;
+}
+
+/*
  * Points the program's stdout and stderr where execution `number`'s output
  * goes: the capture files, or - in a program run directly, for its first
- * execution - the program's own stdout and stderr, with the buffering the
- * C library chose for them, so that it prints as natively.
+ * execution (passes_output) - the program's own stdout and stderr, with
+ * the buffering the C library chose for them, so that it prints as
+ * natively.
  */
 static void capture_reset(uint64_t number)
 {
@@ -134,7 +156,7 @@ static void capture_reset(uint64_t number)
     }
     rt->sh->out_start = o > 0 ? (uint64_t)o : 0;
     rt->sh->err_start = e > 0 ? (uint64_t)e : 0;
-    int want = rt->direct && number == 0 && rt->real_out >= 0;
+    int want = passes_output(number);
     if (want != target || ravel__changed_stdio) {
         /* First time, a switch, or the program closed or redirected
          * them. */
@@ -209,6 +231,16 @@ static void tally_outcome(int64_t value, uint64_t pc, uint64_t number)
     ravel__sv_call(RAVEL__MSG_OUTCOME, i);
 }
 
+void ravel__first_status(int64_t status)
+{
+    struct ravel__common *c = ravel__rt.common;
+    if (!atomic_load(&c->first_known)) {
+        c->first_status = status;
+        atomic_store(&c->first_known, 1);
+    }
+    atomic_store(&c->status_lane, RAVEL__NONE);
+}
+
 /* Classifies the finished execution; returns false to stop the run. */
 static bool after_execution(uint64_t number)
 {
@@ -218,13 +250,17 @@ static bool after_execution(uint64_t number)
         ravel__sv_call(RAVEL__MSG_ERROR, 0);
         return false;
     }
-    if (rt->direct && number == 0) {
+    if (rt->direct) {
+        /* The program's first execution, unless a spin cut it short. */
+        if (rt->passing && x->ended != RAVEL__END_BLOCKED && !x->nquiet)
+            atomic_store(&rt->common->passing_lane, RAVEL__NONE);
         /* The status the run will exit with if nothing is found. */
         bool exited = x->failure.kind == RAVEL__FAIL_NONE &&
                       (x->ended == RAVEL__END_EXIT ||
                        x->ended == RAVEL__END_ALL_FINISHED);
-        rt->common->first_status = exited ? x->exit_status : 0;
-        atomic_store(&rt->common->first_known, 1);
+        if (exited &&
+            atomic_load(&rt->common->status_lane) == rt->lane + 1)
+            ravel__first_status(x->exit_status);
     }
     /* A thread spun on plain memory (src/rt/race/plain_spin.c): the
      * supervisor makes the loop's reads scheduling points and starts the

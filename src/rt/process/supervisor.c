@@ -1494,10 +1494,10 @@ static bool after_death(void)
     struct ravel__rt *rt = &ravel__rt;
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
-    if (rt->direct && sh->exec.number == 0) {
-        rt->common->first_status = 0;
-        atomic_store(&rt->common->first_known, 1);
-    }
+    /* Run directly, the lane printing as the program did: this was the
+     * program's first execution. */
+    if (rt->direct && atomic_load(&rt->common->passing_lane) == rt->lane + 1)
+        atomic_store(&rt->common->passing_lane, RAVEL__NONE);
     /* A property program's test case crashed while testing or
      * shrinking: the driver (src/pbt) judges it in a new executor; only
      * the minimal case's crash is reported. */
@@ -1546,6 +1546,13 @@ static void handle_message(const struct ravel__msg *m)
         break;
     case RAVEL__MSG_DONE:
         ravel__rt.lanes[ravel__rt.lane].done = true;
+        /* Run directly, no execution of the lane whose exit status
+         * counts exited, and it will not start over: no other lane may
+         * wait for that status for ever. */
+        if (ravel__rt.direct && !sv.restart &&
+            atomic_load(&ravel__rt.common->status_lane) ==
+                ravel__rt.lane + 1)
+            ravel__first_status(0);
         /* Its figures are final: lane 0's are preferred (after auto's
          * DPOR, it alone runs PCT). */
         if (ravel__rt.lane == 0 || !sv.lane0_done)
