@@ -42,9 +42,13 @@
  * past the write, so both rules replay it alike.
  *
  * What counts. Reads: atomic loads, failed compare-exchanges, volatile
- * loads (ravel-cc makes them visible operations), promoted plain reads.
+ * loads (ravel-cc makes them visible operations), promoted plain reads,
+ * and read-modify-writes that left the value as it was (a test-and-set
+ * spinlock's exchange while the lock is held: under sequential
+ * consistency it changed nothing).
  * A fence is neither a read nor a side effect. Everything else is a side
- * effect and starts a new window: a store, a read-modify-write, a lock,
+ * effect and starts a new window: a store, a read-modify-write that
+ * changed the value, a lock,
  * a yield (those keep the fairness rule of src/rt/sched.c), and any
  * plain write to memory (counted per thread by the access hooks). A read
  * is named by its instruction, the call depth and the call site of its
@@ -80,7 +84,7 @@ static bool is_write(const struct ravel__event *ev)
      * its flush writes memory. */
     return (ev->kind == RAVEL__OP_ATOMIC_STORE &&
             !(ev->flags & RAVEL__EV_BUFFERED)) ||
-           ev->kind == RAVEL__OP_ATOMIC_RMW ||
+           (ev->kind == RAVEL__OP_ATOMIC_RMW && ev->value != ev->value2) ||
            (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux) ||
            ev->kind == RAVEL__OP_PLAIN_WRITE || ev->kind == RAVEL__OP_FLUSH;
 }
@@ -112,7 +116,7 @@ static bool written_during(const struct ravel__exec *x, uint32_t t,
 static bool pending_read(uint16_t kind)
 {
     return kind == RAVEL__OP_ATOMIC_LOAD || kind == RAVEL__OP_ATOMIC_CAS ||
-           kind == RAVEL__OP_PLAIN_READ;
+           kind == RAVEL__OP_ATOMIC_RMW || kind == RAVEL__OP_PLAIN_READ;
 }
 
 /* Is the iteration spin_win[k..n) one whose repetition proves nothing

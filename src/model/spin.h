@@ -9,12 +9,14 @@
 
 /* Is an event of this kind, with this outcome, a read without side effect
  * (an atomic or volatile load, a failed compare-exchange, a promoted plain
- * read)? */
+ * read, or a read-modify-write that left the value as it was: the
+ * test-and-set of a lock that is held, `while (xchg(&l, 1)) {}`)? */
 static inline bool ravel__spin_is_read(const struct ravel__event *ev)
 {
     return ev->kind == RAVEL__OP_ATOMIC_LOAD ||
            ev->kind == RAVEL__OP_PLAIN_READ ||
-           (ev->kind == RAVEL__OP_ATOMIC_CAS && !ev->aux);
+           (ev->kind == RAVEL__OP_ATOMIC_CAS && !ev->aux) ||
+           (ev->kind == RAVEL__OP_ATOMIC_RMW && ev->value == ev->value2);
 }
 
 /*

@@ -272,6 +272,9 @@ struct ravel__rt {
     struct ravel__lane_io *lanes;
     struct ravel__common *common;
     uint64_t start_ticks; /* ravel__ticks() at start_time */
+    /* The process its user started (the supervisor), whose pid the
+     * program's getpid() returns (intercept/time.c); 0 without one. */
+    pid_t program_pid;
 };
 extern struct ravel__rt ravel__rt;
 

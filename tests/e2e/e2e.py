@@ -449,6 +449,21 @@ def group_written(args):
              "--executions", "200", "--", vt], cwd=work)
     check(p.returncode == 0 and len(summary(p).get("outcomes", [])) == 1,
           "vtime under random: %d %s" % (p.returncode, p.stderr[-800:]))
+    # getpid() is the started process's in every execution (one result,
+    # though executors are replaced after a crash), and kill() of it
+    # reaches the program.
+    pidp = os.path.join(d, "pid")
+    p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--seed", "1", "--", pidp], cwd=work)
+    s = summary(p)
+    check(p.returncode == 0 and s.get("complete") and len(s.get("outcomes", [])) == 1,
+          "pid under dpor: %d %s %s" % (p.returncode, p.stdout[-300:], p.stderr[-600:]))
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    q = subprocess.Popen([pidp], cwd=work, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    out, err = q.communicate(timeout=120)
+    check(q.returncode == 0 and out == "pid %d\n" % q.pid and err == "",
+          "pid run directly: %d %r (started as %d) %s" % (q.returncode, out, q.pid, err[-300:]))
     # A program that does not repeat a recorded schedule ends that
     # execution, not the run, and the summary promises no exhaustiveness.
     p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--seed", "1", "--",

@@ -1,7 +1,7 @@
 /*
  * intercept/libc.c - how executions end (exit, _exit, abort, failed
- * assert), exit handlers registered during an execution, and the streams
- * a program opens.
+ * assert), exit handlers registered during an execution, the streams a
+ * program opens, and the memory it maps.
  *
  * In a controlled thread none of these end the process: exit() ends the
  * execution (after running the exit handlers the execution registered, in
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 extern char *program_invocation_short_name;
@@ -147,6 +148,53 @@ RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
     if (f && ravel__controlled() && ravel__pc_instrumented(RAVEL__CALLER_PC))
         ravel__files_record(f);
     return f;
+}
+
+/*
+ * Memory the program maps or unmaps itself (an allocator of its own, as
+ * libatomic_ops' AO_malloc for large blocks) is new memory: whatever was
+ * at those addresses before - a block another thread unmapped, which the
+ * kernel hands out again - has no history with it, so the race detector
+ * forgets it (as it forgets a heap block malloc hands out). Without this,
+ * a thread writing a fresh mapping raced with the last thread that wrote
+ * the old one. Only the program's own (instrumented) calls; not a
+ * scheduling point.
+ */
+static void forget_mapping(void *p, size_t len, uint64_t pc)
+{
+    if (p != MAP_FAILED && p && len && ravel__controlled() &&
+        ravel__pc_instrumented(pc))
+        ravel__race_forget(p, len);
+}
+
+RAVEL__EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                         off_t off)
+{
+    void *p = REAL(mmap)(addr, len, prot, flags, fd, off);
+    int saved = errno;
+    forget_mapping(p, len, RAVEL__CALLER_PC);
+    errno = saved;
+    return p;
+}
+
+RAVEL__EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                           off_t off)
+{
+    void *p = REAL(mmap64)(addr, len, prot, flags, fd, off);
+    int saved = errno;
+    forget_mapping(p, len, RAVEL__CALLER_PC);
+    errno = saved;
+    return p;
+}
+
+RAVEL__EXPORT int munmap(void *addr, size_t len)
+{
+    int rc = REAL(munmap)(addr, len);
+    int saved = errno;
+    if (rc == 0)
+        forget_mapping(addr, len, RAVEL__CALLER_PC);
+    errno = saved;
+    return rc;
 }
 
 RAVEL__EXPORT FILE *fdopen(int fd, const char *mode)

@@ -170,6 +170,11 @@
     X(int, pselect, (int, fd_set *, fd_set *, fd_set *,                        \
                      const struct timespec *, const sigset_t *))               \
     X(FILE *, fopen, (const char *, const char *))                             \
+    X(void *, mmap, (void *, size_t, int, int, int, off_t))                    \
+    X(void *, mmap64, (void *, size_t, int, int, int, off_t))                  \
+    X(int, munmap, (void *, size_t))                                           \
+    X(pid_t, getpid, (void))                                                   \
+    X(int, kill, (pid_t, int))                                                 \
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))                                                   \
     X(time_t, time, (time_t *))                                                \

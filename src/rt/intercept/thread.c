@@ -62,8 +62,15 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
     if (!w)
         return REAL(pthread_create)(out, attr, fn, arg);
     int saved = errno;
+    /* Over --max-threads, or ravel's capacity: this thread stops here and
+     * the execution is cut short once the others are done (END_CUT), its
+     * guarantee says so; the run goes on. */
     uint64_t cap = ravel__rt.opt.max_threads;
-    if (cap && program_threads(ravel__rt.x) > cap)
+    /* (A thread under --memory-model tso may take a store buffer's slot
+     * too.) */
+    uint32_t need = ravel__rt.x->memory_model != RAVEL__MM_SC ? 2 : 1;
+    if ((cap && program_threads(ravel__rt.x) > cap) ||
+        ravel__rt.x->nthreads + need > RAVEL__MAX_THREADS)
         ravel__stop_at_thread_cap(w, RAVEL__CALLER_PC);
     int detach = PTHREAD_CREATE_JOINABLE;
     size_t stack = 0;

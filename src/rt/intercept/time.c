@@ -33,6 +33,15 @@
  * would, and as srand(1) says). getrandom(), getentropy() and reads of
  * /dev/urandom and /dev/random get bytes from a generator restarted at
  * each execution, the same in every execution and every run.
+ *
+ * The process id. Executions run in an executor process the supervisor
+ * forks, and replaces after a crash, so its pid changes within a run;
+ * the program's getpid() returns the supervisor's instead: the pid of the
+ * process the user started, the same in every execution of the run, and
+ * unique on the system (programs name temporary files after it). kill()
+ * of that pid by the program reaches the executor, as a signal to itself
+ * would natively. It differs between runs, and so between a run and a
+ * replay, as it does natively.
  */
 #include "../rt.h"
 
@@ -58,6 +67,20 @@ static struct ravel__prng entropy;
 static bool virtual_here(uint64_t pc)
 {
     return ravel__controlled() && ravel__pc_instrumented(pc);
+}
+
+RAVEL__EXPORT pid_t getpid(void)
+{
+    if (ravel__rt.program_pid && virtual_here(RAVEL__CALLER_PC))
+        return ravel__rt.program_pid;
+    return REAL(getpid)();
+}
+
+RAVEL__EXPORT int kill(pid_t pid, int sig)
+{
+    if (pid == ravel__rt.program_pid && pid && virtual_here(RAVEL__CALLER_PC))
+        pid = REAL(getpid)(); /* the program signals itself */
+    return REAL(kill)(pid, sig);
 }
 
 void ravel__vtime_begin(void)

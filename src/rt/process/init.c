@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 /* Synchronisation objects one execution may use. */
-#define MAX_OBJECTS 65536
+#define MAX_OBJECTS 262144
 
 struct ravel__rt ravel__rt = {
     .cap_out = -1,
@@ -578,6 +578,7 @@ void ravel__spawn_executor(bool resume)
     rt->opt.resume_at = resume;
     fflush(NULL);
     pid_t parent = getpid();
+    rt->program_pid = parent; /* the executor's getpid() (time.c) */
     pid_t pid = REAL(fork)();
     if (pid < 0)
         ravel__fatal("cannot fork the executor: %s", strerror(errno));

@@ -755,7 +755,17 @@ static bool earned_guarantee(char *out, size_t len)
                     !sv.error;
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
     ravel__sb_add(&sb, sh->stats.guarantee);
-    if (sh->cut_runs) {
+    if (sh->cut_runs && (!rt->opt.max_threads ||
+                         rt->opt.max_threads + 1 >= RAVEL__MAX_THREADS)) {
+        complete = false;
+        ravel__sb_printf(&sb,
+                         "; but %llu execution%s cut short at ravel's "
+                         "capacity of %d threads: threads created beyond it "
+                         "never ran, so only the capped program was covered",
+                         (unsigned long long)sh->cut_runs,
+                         sh->cut_runs == 1 ? " was" : "s were",
+                         RAVEL__MAX_THREADS);
+    } else if (sh->cut_runs) {
         complete = false;
         ravel__sb_printf(&sb,
                          "; but %llu execution%s cut short at --max-threads "
