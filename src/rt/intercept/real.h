@@ -186,7 +186,19 @@
     X(int, getentropy, (void *, size_t))                                       \
     X(int, open, (const char *, int, ...))                                     \
     X(int, open64, (const char *, int, ...))                                   \
-    X(int, openat, (int, const char *, int, ...))
+    X(int, openat, (int, const char *, int, ...))                              \
+    X(int, rand, (void))                                                       \
+    X(long, random, (void))                                                    \
+    X(void, srand, (unsigned))                                                 \
+    X(void, srandom, (unsigned))                                               \
+    X(char *, initstate, (unsigned, char *, size_t))                           \
+    X(char *, setstate, (char *))                                              \
+    X(double, drand48, (void))                                                 \
+    X(long, lrand48, (void))                                                   \
+    X(long, mrand48, (void))                                                   \
+    X(void, srand48, (long))                                                   \
+    X(unsigned short *, seed48, (unsigned short *))                            \
+    X(void, lcong48, (unsigned short *))
 
 #define RAVEL_REAL_DECLARE(ret, name, args) extern ret(*ravel__real_##name) args;
 RAVEL_REAL_LIST(RAVEL_REAL_DECLARE)

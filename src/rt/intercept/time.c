@@ -30,9 +30,10 @@
  * Hidden state. rand()/random() and drand48() keep their state inside the
  * C library, which ravel does not restore with the program's memory: each
  * execution starts them from their unseeded state (as a fresh process
- * would, and as srand(1) says). getrandom(), getentropy() and reads of
- * /dev/urandom and /dev/random get bytes from a generator restarted at
- * each execution, the same in every execution and every run.
+ * would, and as srand(1) says), reset only when the execution before
+ * called them. getrandom(), getentropy() and reads of /dev/urandom and
+ * /dev/random get bytes from a generator restarted at each execution, the
+ * same in every execution and every run.
  *
  * The process id. Executions run in an executor process the supervisor
  * forks, and replaces after a crash, so its pid changes within a run;
@@ -83,16 +84,98 @@ RAVEL__EXPORT int kill(pid_t pid, int sig)
     return REAL(kill)(pid, sig);
 }
 
+/* The program called one of the C library's generators since their
+ * state was last reset (true at first: constructors may have). Resetting
+ * costs about a microsecond, so only executions that used them pay. */
+static bool generators_used = true;
+
 void ravel__vtime_begin(void)
 {
     vnow = 0;
     /* The C library's generators from their unseeded state: random()
      * (and rand(), which is random() in glibc) as srandom(1); drand48()
      * with X = 0 and the standard multiplier, as before its first use. */
-    srandom(1);
-    unsigned short x[3] = {0, 0, 0};
-    seed48(x);
+    if (generators_used) {
+        REAL(srandom)(1);
+        unsigned short x[3] = {0, 0, 0};
+        REAL(seed48)(x);
+        generators_used = false;
+    }
     ravel__prng_seed(&entropy, 0x72617665ULL, 0);
+}
+
+/* ---- the C library's generators: noted, then the C library's own ---- */
+
+RAVEL__EXPORT int rand(void)
+{
+    generators_used = true;
+    return REAL(rand)();
+}
+
+RAVEL__EXPORT long random(void)
+{
+    generators_used = true;
+    return REAL(random)();
+}
+
+RAVEL__EXPORT void srand(unsigned seed)
+{
+    generators_used = true;
+    REAL(srand)(seed);
+}
+
+RAVEL__EXPORT void srandom(unsigned seed)
+{
+    generators_used = true;
+    REAL(srandom)(seed);
+}
+
+RAVEL__EXPORT char *initstate(unsigned seed, char *state, size_t n)
+{
+    generators_used = true;
+    return REAL(initstate)(seed, state, n);
+}
+
+RAVEL__EXPORT char *setstate(char *state)
+{
+    generators_used = true;
+    return REAL(setstate)(state);
+}
+
+RAVEL__EXPORT double drand48(void)
+{
+    generators_used = true;
+    return REAL(drand48)();
+}
+
+RAVEL__EXPORT long lrand48(void)
+{
+    generators_used = true;
+    return REAL(lrand48)();
+}
+
+RAVEL__EXPORT long mrand48(void)
+{
+    generators_used = true;
+    return REAL(mrand48)();
+}
+
+RAVEL__EXPORT void srand48(long seed)
+{
+    generators_used = true;
+    REAL(srand48)(seed);
+}
+
+RAVEL__EXPORT unsigned short *seed48(unsigned short x[3])
+{
+    generators_used = true;
+    return REAL(seed48)(x);
+}
+
+RAVEL__EXPORT void lcong48(unsigned short p[7])
+{
+    generators_used = true;
+    REAL(lcong48)(p);
 }
 
 /* Reads the clock: one read's worth of time passes. */
