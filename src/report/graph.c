@@ -18,7 +18,8 @@
 const char *ravel__arrow_kind_name(uint8_t kind)
 {
     static const char *const n[] = {"create", "join",    "lock", "signal",
-                                    "sem",    "barrier", "once", "atomic"};
+                                    "sem",    "barrier", "once", "atomic",
+                                    "data"};
     return kind < RAVEL__COUNT(n) ? n[kind] : "?";
 }
 

@@ -49,6 +49,11 @@ enum ravel__arrow_kind {
     RAVEL__ARROW_BARRIER,
     RAVEL__ARROW_ONCE,
     RAVEL__ARROW_ATOMIC,
+    /* Not happens-before: a read of a descriptor took bytes (messages,
+     * eventfd units) this write put in the channel. Never produced by
+     * ravel__graph_edges/_arrows; the trace picture adds these beside
+     * the reduction so a lost or reordered message is visible. */
+    RAVEL__ARROW_DATA,
 };
 
 /* An inter-thread happens-before edge between two events (indices into

@@ -310,6 +310,30 @@ static bool build(struct view *v, const struct ravel__exec *x)
         else if (a[k].to >= v->from)
             v->dropped++;
     }
+    /* Data flow through descriptors, drawn beside the reduction: each
+     * read in the window from each write in it (of another thread) whose
+     * units it took. */
+    int64_t cap = na; /* a holds na entries */
+    for (uint32_t i = v->from; i < v->n; i++) {
+        uint32_t src[8];
+        uint32_t k = x->events[i].kind == RAVEL__OP_FD_READ
+                         ? ravel__report_flow(x, i, src, RAVEL__COUNT(src))
+                         : 0;
+        for (uint32_t j = 0; j < k; j++) {
+            if (src[j] < v->from ||
+                x->events[src[j]].thread == x->events[i].thread)
+                continue;
+            if (m == cap) {
+                size_t nc = (size_t)cap * 2 + 8;
+                struct ravel__arrow *g = realloc(a, nc * sizeof *g);
+                if (!g)
+                    break;
+                a = g;
+                cap = (int64_t)nc;
+            }
+            a[m++] = (struct ravel__arrow){src[j], i, RAVEL__ARROW_DATA};
+        }
+    }
     v->arrows = a;
     v->narrows = m;
 
@@ -580,9 +604,16 @@ void ravel__view_dot(struct ravel__strbuf *sb,
         uint32_t ti = v.item_of[v.arrows[k].to - v.from];
         if (fi == RAVEL__NONE || ti == RAVEL__NONE)
             continue;
-        ravel__sb_printf(sb, "  n%u -> n%u [color=\"#1f5fbf\", "
-                             "penwidth=1.5, xlabel=\"%s\"];\n",
-                         fi, ti, ravel__arrow_kind_name(v.arrows[k].kind));
+        if (v.arrows[k].kind == RAVEL__ARROW_DATA)
+            ravel__sb_printf(sb, "  n%u -> n%u [color=\"#2a8a3a\", "
+                                 "style=dashed, constraint=false, "
+                                 "xlabel=\"data\"];\n",
+                             fi, ti);
+        else
+            ravel__sb_printf(sb, "  n%u -> n%u [color=\"#1f5fbf\", "
+                                 "penwidth=1.5, xlabel=\"%s\"];\n",
+                             fi, ti,
+                             ravel__arrow_kind_name(v.arrows[k].kind));
     }
     /* A blocked thread waits for the thread holding what it needs: to
      * that thread's last item. */
@@ -905,6 +936,7 @@ static const char page_style[] =
     "svg.arrows path{fill:none;stroke:#1f5fbf;stroke-width:1.6}\n"
     "svg.arrows text{font:10px ui-monospace,monospace;fill:#1f5fbf}\n"
     "svg.arrows path.wait{stroke:#a08500;stroke-dasharray:5 3}\n"
+    "svg.arrows path.flow{stroke:#2a8a3a;stroke-dasharray:3 2}\n"
     "</style>\n";
 
 /* The script: draws each finding's lanes from its JSON, arrows over
@@ -953,11 +985,13 @@ static const char page_script2[] =
     "var x1=(right?fr.right:fr.left)-br.left+box.scrollLeft,"
     "y1=fr.top+fr.height/2-br.top,x2=(right?tr.left:tr.right)-br.left+"
     "box.scrollLeft,y2=tr.top+Math.min(tr.height/2,9)-br.top;\n"
-    "var mx=(x1+x2)/2;var p=S('path',{'class':'arrow','data-from':a.from,"
+    "var mx=(x1+x2)/2;var fl=a.kind==='data';var p=S('path',{'class':fl?"
+    "'flow':'arrow','data-from':a.from,"
     "'data-to':a.to,'data-kind':a.kind,d:'M'+x1+','+y1+' C'+mx+','+y1+' '+"
     "mx+','+y2+' '+x2+','+y2,'marker-end':'url(#ah'+box.id+')'},svg);\n"
-    "S('title',{},p).textContent=a.kind+': step '+a.from+' happens before "
-    "step '+a.to;\n"
+    "S('title',{},p).textContent=fl?'data: step '+a.to+' read what step '"
+    "+a.from+' wrote':a.kind+': step '+a.from+' happens before step '+a.to;"
+    "\n"
     "var lb=S('text',{x:mx+2,y:(y1+y2)/2-2},svg);lb.textContent=a.kind;});"
     "\n"
     "box.querySelectorAll('.item[data-waits]').forEach(function(f){"

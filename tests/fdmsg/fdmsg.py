@@ -158,6 +158,33 @@ def group_report(args):
                  prog=prog(args, "dispatcher"))
     check(re.search(r"read fd\d+ = 4 \(from 1\)", p.stderr),
           "dispatcher: a worker's read does not name the dispatcher:\n%s" % p.stderr)
+    # The trace picture draws the same flow: a "data" arrow from each
+    # write to each read (of another thread, on the same channel) that
+    # took its bytes, one per "(from ...)" source in the text trace.
+    page = os.path.join(args.work, "dispatcher.html")
+    dotf = os.path.join(args.work, "dispatcher.dot")
+    p, s = ravel(args, "--strategy", "random", "--seed", "1", "--executions", "2000",
+                 "--html", page, "--dot", dotf, prog=prog(args, "dispatcher"))
+    text = open(page).read() if os.path.exists(page) else ""
+    m = re.search(r'<script type="application/json" class="finding-data">(.*?)</script>',
+                  text, re.S)
+    d = json.loads(m.group(1)) if m else None
+    if check(d is not None and d["hidden"] == 0, "dispatcher: no finding data in the HTML page"):
+        first = d["steps"] - len(d["events"]) + 1
+        ev = lambda step: d["events"][step - first]
+        data = [a for a in d["arrows"] if a["kind"] == "data"]
+        want = sum(len(r.split(",")) for r in re.findall(r"read fd\d+ = \d+ \(from ([^)]*)\)",
+                                                          p.stderr))
+        check(len(data) == want and want >= 2,
+              "dispatcher: %d data arrows for %d sources in the text trace" % (len(data), want))
+        for a in data:
+            w, r = ev(a["from"]), ev(a["to"])
+            check(w[1] == "write" and r[1] == "read" and w[0] != r[0] and w[2] == r[2]
+                  and a["from"] < a["to"],
+                  "dispatcher: data arrow %s is not a write to a read of another thread "
+                  "on one channel (%s -> %s)" % (a, w, r))
+    dot = open(dotf).read() if os.path.exists(dotf) else ""
+    check(dot.count('xlabel="data"') >= 2, "dispatcher: no data arrows in the --dot picture")
     # An epoll_wait is named by its epoll set.
     tfile = os.path.join(args.work, "epoll_loop.trace")
     p, s = ravel(args, "--strategy", "random", "--seed", "1", "--executions", "1", "--trace", tfile,
