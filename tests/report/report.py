@@ -379,7 +379,10 @@ def part_html(args, tmp):
          "data-race"),
         ("pbt_queue", [ex("pbt_queue"), "--json", "--seed", "1"],
          "linearizability"),
-        ("pool", [args.ravel, "run", "--json", "--seed", "1",
+        # One lane: which executions auto's two halves get on two lanes
+        # depends on timing, and about 1 run in 24 at load ~30 never saw
+        # the race on `done` that leads to the assertion.
+        ("pool", [args.ravel, "run", "--json", "--seed", "1", "--jobs", "1",
                   "--keep-going", "--", ex("pool")], "assertion"),
     ]
     for name, cmd, kind in cases:
@@ -616,7 +619,7 @@ def part_ci(args, tmp):
 
 def part_pool(args, tmp):
     exe = os.path.join(args.exe_dir, "pool")
-    p, s = ravel_run(args, exe, ["--keep-going"], tmp)
+    p, s = ravel_run(args, exe, ["--keep-going", "--jobs", "1"], tmp)
     if not check(s is not None and len(s["bugs"]) >= 3,
                  "pool: three distinct findings or more (%s)"
                  % (s and [b["kind"] for b in s["bugs"]])):
