@@ -81,6 +81,8 @@ struct sys {
                             outcome the node records (done_read) */
     uint32_t follow;     /* wakeup steps to replay at the next thread node */
     uint32_t follow_value; /* value to take first at the next value node */
+    uint32_t follow_vmore; /* the values after it, for the value nodes of
+                              the same block (ravel__wnode.vmore) */
     uint32_t follow_valts; /* the followed thread's steps for its other
                               values, for that value node (tnode.wut) */
     bool asleep;         /* this execution was abandoned here because
@@ -90,6 +92,7 @@ struct sys {
     /* Scratch for analysing a finished execution. */
     uint32_t *ev_pidx;   /* event -> path entry of its block's node */
     uint32_t *blk_first, *blk_last, *ev_value, *thr_ev;
+    uint32_t *ev_vidx, *ev_vn; /* a block's data choices (ravel__wctx) */
     uint32_t thr_off[RAVEL__HB_THREADS + 1];
     uint32_t ev_cap;
     struct race *races;
@@ -318,6 +321,8 @@ static void sleep_refine(struct sys *s, const struct ravel__exec *x)
  * took them (the execution went another way, or ended). */
 static void drop_valts(struct sys *s)
 {
+    ravel__tree_wchain_free(s->t, s->follow_vmore);
+    s->follow_vmore = RAVEL__NIL;
     if (s->follow_valts == RAVEL__NIL)
         return;
     ravel__tree_wlist_free(s->t, s->follow_valts);
@@ -423,6 +428,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             s->follow = ln->branch_wut;
             ln->branch_wut = RAVEL__NIL;
             s->follow_value = ln->branch_value;
+            s->follow_vmore = ln->branch_vmore;
+            ln->branch_vmore = RAVEL__NIL;
             s->follow_valts = ln->branch_valts;
             ln->branch_valts = RAVEL__NIL;
         }
@@ -468,6 +475,7 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             p = w->slot;
             s->follow = w->child;
             s->follow_value = w->value;
+            s->follow_vmore = w->vmore;
             ravel__tree_wnode_free(t, step);
         } else {
             p = default_choice(current, avail);
@@ -523,7 +531,12 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
             s->settled = x->nevents;
             s->follow = ln->branch_wut;
             ln->branch_wut = RAVEL__NIL;
-            s->follow_value = RAVEL__NONE;
+            /* The block's next data choice, if it makes another. */
+            s->follow_value = ln->branch_value;
+            s->follow_vmore = ln->branch_vmore;
+            ln->branch_vmore = RAVEL__NIL;
+            s->follow_valts = ln->branch_valts;
+            ln->branch_valts = RAVEL__NIL;
         }
     } else {
         uint32_t ni = ravel__tree_node_new(t, s->lane);
@@ -536,15 +549,32 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
         nd->vfirst = s->follow_value < n ? s->follow_value : 0;
         nd->vtaken = 1;
         nd->step = x->nevents;
+        /* The next value node of this block takes the chain's next. */
         s->follow_value = RAVEL__NONE;
-        /* The other values' continuations, one step per value. */
+        if (s->follow_vmore != RAVEL__NIL) {
+            struct ravel__wnode tmp = {.vmore = s->follow_vmore};
+            ravel__tree_wvalue_pop(t, &tmp);
+            s->follow_value = tmp.value;
+            s->follow_vmore = tmp.vmore;
+        }
+        /* The other values' continuations, one step per value; steps
+         * that take this node's value too but differ at a later data
+         * choice of the block go on to the next value node. */
+        uint32_t later = RAVEL__NIL;
         while (s->follow_valts != RAVEL__NIL) {
             uint32_t i = s->follow_valts;
             struct ravel__wnode *w = ravel__tree_wnode(t, i);
             s->follow_valts = w->sibling;
             w->sibling = RAVEL__NIL;
+            if (w->value == nd->vfirst && w->vmore != RAVEL__NIL) {
+                ravel__tree_wvalue_pop(t, w);
+                w->sibling = later;
+                later = i;
+                continue;
+            }
             bool dup = w->value >= n || w->value == nd->vfirst;
-            for (uint32_t k = nd->wut; k != RAVEL__NIL && !dup;
+            for (uint32_t k = nd->wut;
+                 k != RAVEL__NIL && !dup && w->vmore == RAVEL__NIL;
                  k = ravel__tree_wnode(t, k)->sibling)
                 dup = ravel__tree_wnode(t, k)->value == w->value;
             if (dup) {
@@ -555,6 +585,7 @@ static uint32_t sys_choose_value(struct ravel__strategy *base,
             w->sibling = nd->wut;
             nd->wut = i;
         }
+        s->follow_valts = later;
         v = nd->vfirst;
         path[c].node = ni;
         path[c].chosen = v;
@@ -592,14 +623,18 @@ static void grow_scratch(struct sys *s, uint32_t n)
     free(s->blk_first);
     free(s->blk_last);
     free(s->ev_value);
+    free(s->ev_vidx);
+    free(s->ev_vn);
     free(s->thr_ev);
     s->ev_pidx = malloc(cap * sizeof *s->ev_pidx);
     s->blk_first = malloc(cap * sizeof *s->blk_first);
     s->blk_last = malloc(cap * sizeof *s->blk_last);
     s->ev_value = malloc(cap * sizeof *s->ev_value);
+    s->ev_vidx = malloc(cap * sizeof *s->ev_vidx);
+    s->ev_vn = malloc(cap * sizeof *s->ev_vn);
     s->thr_ev = malloc(cap * sizeof *s->thr_ev);
     RAVEL__CHECK(s->ev_pidx && s->blk_first && s->blk_last && s->ev_value &&
-                 s->thr_ev);
+                 s->ev_vidx && s->ev_vn && s->thr_ev);
     s->ev_cap = cap;
 }
 
@@ -660,8 +695,13 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
             continue;
         uint32_t e = s->thr_ev[s->thr_off[v->thread] + v->tstep - 1];
         uint32_t f = s->blk_first[e];
-        if (s->ev_value[f] == RAVEL__NONE)
+        if (s->ev_value[f] == RAVEL__NONE) {
             s->ev_value[f] = v->value;
+            s->ev_vidx[f] = i;
+            s->ev_vn[f] = 1;
+        } else if (s->ev_vidx[f] + s->ev_vn[f] == i) {
+            s->ev_vn[f]++; /* the block's next choice */
+        }
     }
     return multi;
 }
@@ -707,16 +747,51 @@ static bool multi_wait(const struct ravel__event *ev)
            (ev->kind == RAVEL__OP_FD_POLL && ev->aux != RAVEL__NONE);
 }
 
-/* Source DPOR: one thread that can start v goes into the backtrack set. */
+/* A pending operation: the next step of a live thread of an execution
+ * that was cut short, which never ran (cut_races). */
+struct pending {
+    uint32_t thread;
+    const struct ravel__kaccess *k; /* what it accesses */
+};
+
+/* Whether event f of v (the reversal of a race of e1 with pending
+ * operation pd) happens before pd: f, or an event of v that f happens
+ * before, is dependent with it. pd's thread has no event in v here, and
+ * its last event comes before e1 (cut_races), so nothing else orders
+ * them. */
+static bool before_pending(struct sys *s, const struct ravel__exec *x,
+                           uint32_t e1, uint32_t f, const struct pending *pd)
+{
+    for (uint32_t e = f; e < x->nevents; e++) {
+        if (e != f && (!ravel__hb_before(&s->hb, x, f, e) ||
+                       ravel__hb_before(&s->hb, x, e1, e)))
+            continue;
+        struct ravel__access a;
+        struct ravel__kaccess k;
+        ravel__event_access_any(&x->events[e], &a);
+        ravel__access_keys(&a, x, &k);
+        if (ravel__kaccess_dependent(pd->k, &k))
+            return true;
+    }
+    return false;
+}
+
+/* Source DPOR: one thread that can start v goes into the backtrack set.
+ * The race is e1's with event e2, or, when pd is given, with thread
+ * pd->thread's pending operation (e2 is then x->nevents, one past the
+ * last event). */
 static void source_race(struct sys *s, const struct ravel__exec *x,
-                        struct ravel__tnode *nd, uint32_t e1, uint32_t e2)
+                        struct ravel__tnode *nd, uint32_t e1, uint32_t e2,
+                        const struct pending *pd)
 {
     /* v: events after e1 that do not happen after it, then e2. For each
      * thread, its first event in v; the initials are the threads whose
      * first event has no other event of v before it in happens-before. */
     uint32_t first[64] = {0};
     uint64_t in_v = 0;
-    for (uint32_t e = e1 + 1; e <= e2; e++) {
+    uint32_t th2 = pd ? pd->thread : x->events[e2].thread;
+    uint32_t last = pd ? x->nevents : e2 + 1;
+    for (uint32_t e = e1 + 1; e < last; e++) {
         uint32_t th = x->events[e].thread;
         if (in_v & bit(th))
             continue;
@@ -725,16 +800,19 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
         in_v |= bit(th);
         first[th] = e;
     }
+    if (pd && !(in_v & bit(th2))) {
+        in_v |= bit(th2);
+        first[th2] = e2;
+    }
     /* If e2 is the first event of its thread in v, it was that thread's
      * pending operation where e1 was chosen: it must have been enabled
      * there, or e1 is what enabled it and the race cannot be reversed. */
-    uint32_t th2 = x->events[e2].thread;
     /* Under --memory-model tso a thread can also be enabled by what
      * happens before it in v: a store buffer's flush by its store, a
      * draining operation by its buffer's flushes (ravel__hb_compute). */
     if (first[th2] == e2 && !(nd->enabled & bit(th2)) &&
         !ravel__is_sb(x, th2) && !x->threads[th2].sb) {
-        if (multi_wait(&x->events[e2]))
+        if (!pd && multi_wait(&x->events[e2]))
             nd->backtrack |= nd->enabled & ~nd->sleep;
         return;
     }
@@ -744,8 +822,11 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
         bool initial = true;
         for (uint64_t k = in_v & ~bit(u); k && initial; k &= k - 1) {
             uint32_t w = lowest(k);
-            if (first[w] < first[u] &&
-                ravel__hb_before(&s->hb, x, first[w], first[u]))
+            if (first[w] >= first[u])
+                continue;
+            if (pd && first[u] == e2
+                    ? before_pending(s, x, e1, first[w], pd)
+                    : ravel__hb_before(&s->hb, x, first[w], first[u]))
                 initial = false;
         }
         if (initial)
@@ -790,6 +871,36 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
     }
     /* Covered by a thread asleep here, or by one whose branch here was
      * taken before this one (explored with this one asleep). */
+    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
+    for (uint64_t m = cover; m; m &= m - 1) {
+        uint32_t q = lowest(m);
+        struct ravel__kaccess a;
+        ravel__wnext_access(c, q, st, &a);
+        if (ravel__wseq_weak_initial(&s->v, x->threads[q].key, &a))
+            return 0;
+    }
+    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+}
+
+/* Optimal DPOR, for a race of an event chosen at node nd (path entry pe)
+ * with thread u's pending operation in an execution cut short: the
+ * wakeup sequence is the steps after it that do not happen after it,
+ * then u's pending step (not u's step alone: u's turn may have been
+ * taken here already, or u may sleep here, while a third thread's steps
+ * must precede u's). Covered as in optimal_race. */
+static int optimal_pending(struct sys *s, const struct ravel__wctx *c,
+                           struct ravel__tnode *nd,
+                           const struct ravel__pathent *pe, uint32_t u)
+{
+    const struct ravel__exec *x = c->x;
+    uint32_t st = nd->step;
+    if (!ravel__wseq_build_pending(&s->v, c, st, u))
+        return 0;
+    bool only = true;
+    for (uint32_t k = 0; k + 1 < s->v.n && only; k++)
+        only = s->v.e[k].thread != u;
+    if (only && !(nd->enabled & bit(u)))
+        return 0;
     uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
     for (uint64_t m = cover; m; m &= m - 1) {
         uint32_t q = lowest(m);
@@ -861,9 +972,15 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
  * the events before them were never seen, yet in a complete execution
  * they would be. For each such thread u, every earlier event of another
  * thread that its pending operation depends on, and that does not happen
- * before u's last event, is reversed where it was chosen by letting u's
- * next step there go first (where u is enabled). Conservative: more
- * branches than a complete execution's races would add, never fewer.
+ * before u's last event, is reversed where it was chosen, as the race of
+ * two events would be: v is the steps after it that do not happen after
+ * it, then u's pending step, and an initial of v (source sets) or v
+ * itself (wakeup trees) is added there. Letting u go first is not enough:
+ * u may sleep there, or have had its turn there already, while v must
+ * begin with a third thread's steps (tests/oracle/regress/
+ * source_pending_asleep: 'exhausted' was printed with a final state
+ * missed). Conservative: more races than a complete execution's, never
+ * fewer.
  *
  * An execution abandoned because every enabled thread slept is cut short
  * too. The sleepers (skip) are covered: each one's next step was explored
@@ -921,15 +1038,19 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
                     (nd->enabled & bit(u)) ? "" : " disabled",
                     (nd->done & bit(u)) ? " done" : "",
                     (nd->sleep & bit(u)) ? " asleep" : "");
-            if (nd->nvalues || !(nd->enabled & bit(u)) ||
-                (nd->done & bit(u)) || (nd->sleep & bit(u)))
+            if (nd->nvalues)
                 continue;
             if (s->mode != MODE_OPTIMAL) {
-                nd->backtrack |= bit(u);
+                /* u's own turn may be explored already here, or u may
+                 * sleep here, and yet v not be covered: another thread
+                 * may have to go first (a third thread whose steps
+                 * precede u's in v; tests/oracle/regress/
+                 * source_seed_5056_29). As for a race of two events. */
+                struct pending pd = {u, &pk};
+                source_race(s, x, nd, e1, n, &pd);
                 continue;
             }
-            ravel__wseq_single(&s->v, c, u, nd->step);
-            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
+            if (optimal_pending(s, c, nd, pe, u) < 0)
                 return -1;
         }
     }
@@ -1020,6 +1141,8 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
         .thr_ev = s->thr_ev,
         .thr_off = s->thr_off,
         .ev_value = s->ev_value,
+        .ev_vidx = s->ev_vidx,
+        .ev_vn = s->ev_vn,
     };
     for (uint32_t r = 0; r < s->nraces; r++) {
         uint32_t e1 = s->races[r].e1, e2 = s->races[r].e2;
@@ -1030,7 +1153,7 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
             continue;
         struct ravel__tnode *nd = ravel__tree_node(s->t, path[pi].node);
         if (s->mode == MODE_SOURCE) {
-            source_race(s, x, nd, e1, e2);
+            source_race(s, x, nd, e1, e2, NULL);
             if (s->debug)
                 dbg(s, "race %u(%s) < %u(%s): node %u\n", e1,
                         x->threads[x->events[e1].thread].name, e2,
@@ -1095,7 +1218,12 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
         ln->branch_before = 0;
         ln->branch_wut = RAVEL__NIL;
         ln->branch_value = RAVEL__NONE;
+        ln->branch_vmore = RAVEL__NIL;
         ln->branch_valts = RAVEL__NIL;
+        /* The first step recorded for v is followed; the others for v
+         * differ at a later data choice of the block and go to the next
+         * value node (their chains popped past this one). */
+        bool found = false;
         for (uint32_t *link = &nd->wut; *link != RAVEL__NIL;) {
             struct ravel__wnode *w = ravel__tree_wnode(s->t, *link);
             if (w->value != v) {
@@ -1104,9 +1232,21 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
             }
             uint32_t i = *link;
             *link = w->sibling;
-            ln->branch_wut = w->child;
-            ravel__tree_wnode_free(s->t, i);
-            break;
+            w->sibling = RAVEL__NIL;
+            ravel__tree_wvalue_pop(s->t, w);
+            if (!found) {
+                found = true;
+                ln->branch_wut = w->child;
+                ln->branch_value = w->value;
+                ln->branch_vmore = w->vmore;
+                ravel__tree_wnode_free(s->t, i);
+            } else if (w->value == RAVEL__NONE) {
+                s->wut_misses++;
+                ravel__tree_wlist_free(s->t, i);
+            } else {
+                w->sibling = ln->branch_valts;
+                ln->branch_valts = i;
+            }
         }
         return v;
     }
@@ -1129,6 +1269,7 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
             ln->branch_read = nd->sleep_read | (nd->done_read & before);
             ln->branch_wut = w->child;
             ln->branch_value = w->value;
+            ln->branch_vmore = w->vmore;
             /* p's other steps here take other values at its data choice:
              * they go to the value node it creates. */
             ln->branch_valts = RAVEL__NIL;
@@ -1162,6 +1303,7 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
     ln->branch_read = nd->sleep_read | (nd->done_read & before);
     ln->branch_wut = RAVEL__NIL;
     ln->branch_value = RAVEL__NONE;
+    ln->branch_vmore = RAVEL__NIL;
     ln->branch_valts = RAVEL__NIL;
     return p;
 }
@@ -1843,6 +1985,8 @@ static void sys_destroy(struct ravel__strategy *base)
     free(s->blk_first);
     free(s->blk_last);
     free(s->ev_value);
+    free(s->ev_vidx);
+    free(s->ev_vn);
     free(s->thr_ev);
     free(s->races);
     free(s);

@@ -108,6 +108,7 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     for (uint32_t l = 0; l < lanes; l++) {
         ravel__tree_lane(t, l)->branch_wut = RAVEL__NIL;
         ravel__tree_lane(t, l)->branch_value = RAVEL__NONE;
+        ravel__tree_lane(t, l)->branch_vmore = RAVEL__NIL;
         ravel__tree_lane(t, l)->branch_valts = RAVEL__NIL;
     }
     return t;
@@ -133,6 +134,7 @@ void ravel__tree_clear(struct ravel__tree *t)
         ln->branch_sleep = 0;
         ln->branch_wut = RAVEL__NIL;
         ln->branch_value = RAVEL__NONE;
+        ln->branch_vmore = RAVEL__NIL;
         ln->branch_valts = RAVEL__NIL;
     }
     t->wn_top = 1;
@@ -266,9 +268,32 @@ void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first)
             ravel__tree_wnode(t, last)->sibling = next;
             next = c;
         }
+        ravel__tree_wchain_free(t, w->vmore);
         ravel__tree_wnode_free(t, first);
         first = next;
     }
+}
+
+void ravel__tree_wchain_free(struct ravel__tree *t, uint32_t first)
+{
+    while (first != RAVEL__NIL) {
+        uint32_t next = ravel__tree_wnode(t, first)->vmore;
+        ravel__tree_wnode_free(t, first);
+        first = next;
+    }
+}
+
+void ravel__tree_wvalue_pop(struct ravel__tree *t, struct ravel__wnode *w)
+{
+    uint32_t h = w->vmore;
+    if (h == RAVEL__NIL) {
+        w->value = RAVEL__NONE;
+        return;
+    }
+    struct ravel__wnode *c = ravel__tree_wnode(t, h);
+    w->value = c->value;
+    w->vmore = c->vmore;
+    ravel__tree_wnode_free(t, h);
 }
 
 /* ---- trace fingerprints ------------------------------------------------------ */

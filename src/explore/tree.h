@@ -60,6 +60,12 @@ struct ravel__wnode {
     uint32_t sibling; /* next branch to the right */
     uint32_t slot;    /* RAVEL__NONE until known */
     uint32_t value;   /* RAVEL__NONE: no data choice recorded */
+    /* The step's further data choices, when its block made several (two
+     * ravel_choose calls between visible operations): a chain of steps
+     * linked here whose `value` holds each in turn. Each value node
+     * that follows the step takes `value` and pops the next one into
+     * it (ravel__tree_wvalue_pop). */
+    uint32_t vmore;
     uint64_t tkey;
     struct ravel__kaccess acc;
 };
@@ -112,6 +118,7 @@ struct ravel__lane {
     uint64_t branch_sleep, branch_read, branch_before;
     uint32_t branch_wut;
     uint32_t branch_value;
+    uint32_t branch_vmore; /* its further values (ravel__wnode.vmore) */
     /* Optimal DPOR: the same thread's other steps of that wakeup tree,
      * which take other values at its data choice (ravel__tnode.wut). */
     uint32_t branch_valts;
@@ -252,6 +259,11 @@ uint32_t ravel__tree_wnode_new(struct ravel__tree *t);
 void ravel__tree_wnode_free(struct ravel__tree *t, uint32_t i);
 /* Frees a whole list of branches with their subtrees. */
 void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first);
+/* Frees a chain of further values (ravel__wnode.vmore). */
+void ravel__tree_wchain_free(struct ravel__tree *t, uint32_t first);
+/* A value node took w's value: the next of its chain becomes w's value
+ * (RAVEL__NONE when the chain is empty). */
+void ravel__tree_wvalue_pop(struct ravel__tree *t, struct ravel__wnode *w);
 
 /* A fingerprint's term in the digest of a set of traces: the digest
  * (trace_digest in the --json summary) is the sum of the terms of the

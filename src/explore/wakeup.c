@@ -65,6 +65,15 @@ static struct ravel__wentry *push(struct ravel__wseq *v,
     return en;
 }
 
+/* The data choices of the block that starts at event first. */
+static void block_values(const struct ravel__wctx *c, uint32_t first,
+                         struct ravel__wentry *en)
+{
+    en->value = c->ev_value[first];
+    en->vn = en->value == RAVEL__NONE ? 0 : c->ev_vn[first];
+    en->vc = en->vn ? &c->x->vchoices[c->ev_vidx[first]] : NULL;
+}
+
 static void add_block(struct ravel__wseq *v, const struct ravel__wctx *c,
                       uint32_t first, uint32_t last)
 {
@@ -72,7 +81,7 @@ static void add_block(struct ravel__wseq *v, const struct ravel__wctx *c,
     en->first = first;
     en->last = last;
     en->tfirst = c->hb->tindex[first];
-    en->value = c->ev_value[first];
+    block_values(c, first, en);
     /* Replayed after what happens before it in v, a step sees what it
      * saw: a compare-exchange fails again if it failed. */
     block_access(c, first, last, true, &en->acc);
@@ -100,14 +109,16 @@ static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
     return false;
 }
 
-bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
-                       uint32_t s, uint32_t e2)
+/* The steps after s's block that do not happen after s, up to the block
+ * b2 of thread t2 (its step that ends v: an event, or t2's pending
+ * operation with b2 = e2 = x->nevents). Returns false when an earlier
+ * step of t2 depends on s. */
+static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
+                   uint32_t s, uint32_t t2, uint32_t b2, uint32_t e2)
 {
     const struct ravel__exec *x = c->x;
     const struct ravel__hb *hb = c->hb;
     uint32_t nt = x->nthreads;
-    uint32_t t2 = x->events[e2].thread;
-    uint32_t b2 = c->blk_first[e2];
     uint32_t s_last = c->blk_last[s];
     v->n = 0;
     if (b2 <= s_last)
@@ -117,66 +128,111 @@ bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
             if (!ravel__hb_before(hb, x, s, f))
                 add_block(v, c, f, f);
         /* e2's previous step must not depend on s either. */
-        uint32_t ti = hb->tindex[e2];
+        uint32_t nth = c->thr_off[t2 + 1] - c->thr_off[t2];
+        uint32_t ti = e2 < x->nevents ? hb->tindex[e2] : nth + 1;
         if (ti >= 2) {
             uint32_t g = c->thr_ev[c->thr_off[t2] + ti - 2];
             if (g > s && ravel__hb_before(hb, x, s, g))
                 return false;
         }
-    } else {
-        /* Blocks: one that has any event after an excluded one is
-         * excluded as a whole, and so is what happens after it. */
-        for (uint32_t u = 0; u < nt; u++)
-            v->ex_min[u] = UINT32_MAX;
-        v->ex_min[x->events[s].thread] = hb->tindex[s];
-        uint32_t f = s_last + 1;
-        while (f < b2) {
-            uint32_t last = c->blk_last[f];
-            uint32_t th = x->events[f].thread;
-            const uint32_t *clk = clock_of(hb, last);
-            bool excluded = false;
-            for (uint32_t u = 0; u < nt && !excluded; u++)
-                excluded = clk[u] >= v->ex_min[u];
-            if (excluded) {
-                if (hb->tindex[f] < v->ex_min[th])
-                    v->ex_min[th] = hb->tindex[f];
-            } else {
-                add_block(v, c, f, last);
-            }
-            f = last + 1;
-        }
-        if (v->ex_min[t2] != UINT32_MAX)
-            return false; /* an earlier step of e2's thread depends on s */
-        if (b2 < e2) {
-            const uint32_t *clk = clock_of(hb, e2 - 1);
-            for (uint32_t u = 0; u < nt; u++)
-                if (clk[u] >= v->ex_min[u])
-                    return false;
-        }
+        return true;
     }
-    /* e2's step, with its predecessors within v. It will not follow e1
-     * any more, so its accesses are those it may have anywhere. */
+    /* Blocks: one that has any event after an excluded one is excluded
+     * as a whole, and so is what happens after it. */
+    for (uint32_t u = 0; u < nt; u++)
+        v->ex_min[u] = UINT32_MAX;
+    v->ex_min[x->events[s].thread] = hb->tindex[s];
+    uint32_t f = s_last + 1;
+    while (f < b2) {
+        uint32_t last = c->blk_last[f];
+        uint32_t th = x->events[f].thread;
+        const uint32_t *clk = clock_of(hb, last);
+        bool excluded = false;
+        for (uint32_t u = 0; u < nt && !excluded; u++)
+            excluded = clk[u] >= v->ex_min[u];
+        if (excluded) {
+            if (hb->tindex[f] < v->ex_min[th])
+                v->ex_min[th] = hb->tindex[f];
+        } else {
+            add_block(v, c, f, last);
+        }
+        f = last + 1;
+    }
+    if (v->ex_min[t2] != UINT32_MAX)
+        return false; /* an earlier step of e2's thread depends on s */
+    if (b2 < e2) {
+        const uint32_t *clk = clock_of(hb, e2 - 1);
+        for (uint32_t u = 0; u < nt; u++)
+            if (clk[u] >= v->ex_min[u])
+                return false;
+    }
+    return true;
+}
+
+/* Appends v's last step, of thread t2 with accesses acc and index tfirst
+ * within its thread, and its predecessors within v. */
+static struct ravel__wentry *push_last(struct ravel__wseq *v,
+                                       const struct ravel__wctx *c,
+                                       uint32_t t2, uint32_t tfirst)
+{
     struct ravel__wentry *en = push(v, c, t2);
-    en->first = b2;
-    en->last = e2;
-    en->tfirst = hb->tindex[b2];
-    en->value = c->ev_value[b2];
-    block_access(c, b2, e2, false, &en->acc);
+    en->tfirst = tfirst;
     if (!v->e2clk) {
         v->e2clk = malloc(RAVEL__HB_THREADS * sizeof *v->e2clk);
         RAVEL__CHECK(v->e2clk != NULL);
     }
+    return en;
+}
+
+static void last_clock(struct ravel__wseq *v, const struct ravel__wctx *c)
+{
+    uint32_t nt = c->x->nthreads;
+    struct ravel__wentry *en = &v->e[v->n - 1];
     memset(v->e2clk, 0, nt * sizeof *v->e2clk);
     for (uint32_t k = 0; k + 1 < v->n; k++) {
         const struct ravel__wentry *p = &v->e[k];
-        if (!direct(p->thread, &p->acc, t2, &en->acc))
+        if (!direct(p->thread, &p->acc, en->thread, &en->acc))
             continue;
         for (uint32_t u = 0; u < nt; u++)
             if (p->clk[u] > v->e2clk[u])
                 v->e2clk[u] = p->clk[u];
     }
-    v->e2clk[t2] = hb->tindex[e2];
+    v->e2clk[en->thread] = en->tfirst;
     en->clk = v->e2clk;
+}
+
+bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
+                       uint32_t s, uint32_t e2)
+{
+    const struct ravel__hb *hb = c->hb;
+    uint32_t t2 = c->x->events[e2].thread;
+    uint32_t b2 = c->blk_first[e2];
+    if (!notdep(v, c, s, t2, b2, e2))
+        return false;
+    /* e2's step, with its predecessors within v. It will not follow e1
+     * any more, so its accesses are those it may have anywhere. */
+    struct ravel__wentry *en = push_last(v, c, t2, hb->tindex[b2]);
+    en->first = b2;
+    en->last = e2;
+    block_values(c, b2, en);
+    block_access(c, b2, e2, false, &en->acc);
+    last_clock(v, c);
+    v->e2clk[t2] = hb->tindex[e2];
+    return true;
+}
+
+bool ravel__wseq_build_pending(struct ravel__wseq *v,
+                               const struct ravel__wctx *c, uint32_t s,
+                               uint32_t t)
+{
+    uint32_t n = c->x->nevents;
+    if (!notdep(v, c, s, t, n, n))
+        return false;
+    uint32_t nth = c->thr_off[t + 1] - c->thr_off[t];
+    struct ravel__wentry *en = push_last(v, c, t, nth + 1);
+    en->first = en->last = n;
+    ravel__wnext_access(c, t, n, &en->acc);
+    last_clock(v, c);
     return true;
 }
 
@@ -279,6 +335,19 @@ static int append(struct ravel__tree *t, uint32_t *list,
         w->slot = top ? en->thread : RAVEL__NONE;
         w->value = en->value;
         w->acc = en->acc;
+        /* The block's further data choices, as a chain. */
+        uint32_t *vlink = &w->vmore;
+        for (uint32_t j = 1; j < en->vn; j++) {
+            uint32_t ci = ravel__tree_wnode_new(t);
+            if (ci == RAVEL__NIL) {
+                ravel__tree_wlist_free(t, *link);
+                *link = RAVEL__NIL;
+                return -1;
+            }
+            ravel__tree_wnode(t, ci)->value = en->vc[j].value;
+            *vlink = ci;
+            vlink = &ravel__tree_wnode(t, ci)->vmore;
+        }
         top = false;
         *at = i;
         at = &w->child;
@@ -289,14 +358,31 @@ static int append(struct ravel__tree *t, uint32_t *list,
 /* Does tree step w make its thread's data choice take another value
  * first than that thread's first step left in v? Then replaying w does
  * not begin v: the continuation after w is that of another value. */
-static bool value_differs(const struct ravel__wseq *v,
+static bool value_differs(struct ravel__tree *t,
+                          const struct ravel__wseq *v,
                           const struct ravel__wnode *w)
 {
     if (w->value == RAVEL__NONE)
         return false;
-    for (uint32_t k = 0; k < v->n; k++)
-        if (!v->e[k].removed && v->e[k].tkey == w->tkey)
-            return v->e[k].value != RAVEL__NONE && v->e[k].value != w->value;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const struct ravel__wentry *en = &v->e[k];
+        if (en->removed || en->tkey != w->tkey)
+            continue;
+        if (en->value == RAVEL__NONE)
+            return false;
+        if (en->value != w->value)
+            return true;
+        /* The same first value: the block's later choices must agree
+         * too (a block may make several). */
+        uint32_t j = 1, ci = w->vmore;
+        for (; j < en->vn && ci != RAVEL__NIL; j++) {
+            const struct ravel__wnode *cw = ravel__tree_wnode(t, ci);
+            if (cw->value != en->vc[j].value)
+                return true;
+            ci = cw->vmore;
+        }
+        return j < en->vn || ci != RAVEL__NIL;
+    }
     return false;
 }
 
@@ -311,7 +397,7 @@ int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
              i = ravel__tree_wnode(t, i)->sibling) {
             const struct ravel__wnode *w = ravel__tree_wnode(t, i);
             if (ravel__wseq_weak_initial(v, w->tkey, &w->acc) &&
-                !value_differs(v, w)) {
+                !value_differs(t, v, w)) {
                 found = i;
                 break;
             }

@@ -43,6 +43,9 @@ struct ravel__wctx {
     const uint32_t *thr_ev;
     const uint32_t *thr_off;
     const uint32_t *ev_value; /* event -> data choice it made, or NONE */
+    /* A block's data choices, when it made any: x->vchoices[ev_vidx[f]]
+     * and the ev_vn[f] - 1 after it, for the block's first event f. */
+    const uint32_t *ev_vidx, *ev_vn;
 };
 
 struct ravel__wentry {
@@ -51,6 +54,8 @@ struct ravel__wentry {
     uint32_t first, last; /* events of its block (last: up to e2) */
     uint32_t tfirst;      /* index of `first` within its thread */
     uint32_t value;       /* data choice of its first event, or NONE */
+    const struct ravel__vchoice *vc; /* all of its block's choices */
+    uint32_t vn;                     /* (value is vc[0].value) */
     bool removed;         /* insertion: already matched by a tree step */
     struct ravel__kaccess acc;
     const uint32_t *clk;  /* what happens before it, within v */
@@ -71,6 +76,16 @@ struct ravel__wseq {
  */
 bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
                        uint32_t s, uint32_t e2);
+/*
+ * Builds v for the race of event e1 with the pending operation of thread
+ * t (which never ran: the execution was cut short), reversed at the
+ * choice point whose block starts at event s (s <= e1, same thread): the
+ * steps after s that do not happen after it, then t's pending step.
+ * Returns false when an earlier step of t depends on s.
+ */
+bool ravel__wseq_build_pending(struct ravel__wseq *v,
+                               const struct ravel__wctx *c, uint32_t s,
+                               uint32_t t);
 /* v = the single step of thread t after event e (for exit()). */
 void ravel__wseq_single(struct ravel__wseq *v, const struct ravel__wctx *c,
                         uint32_t t, uint32_t e);

@@ -356,9 +356,9 @@ static void setup(void)
      * parallel (default: one per core); the others use one. DPOR's lanes
      * use source sets, the default DPOR mode: optimal DPOR on one
      * executor is faster where sleep sets waste (lastzero, indexer), but
-     * the differential oracle found programs where it claims "exhausted"
-     * and misses outcomes (tests/oracle/open, docs/exploration.md), so it
-     * is opt-in until that is fixed. */
+     * the differential oracle found programs where it claimed
+     * "exhausted" and missed outcomes (tests/oracle/regress,
+     * docs/exploration.md): fixed, but opt-in until longer soaks agree. */
     uint32_t lanes = 1;
     bool systematic = !strcmp(rt->opt.strategy, "dfs") ||
                       !strcmp(rt->opt.strategy, "dpor") ||
