@@ -1014,9 +1014,18 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
         uint32_t ulast = s->thr_off[u + 1] > s->thr_off[u]
                              ? s->thr_ev[s->thr_off[u + 1] - 1]
                              : RAVEL__NONE;
+        /* Only the races: a dependent event that happens before another
+         * one (of its own thread, or through it) is ordered before the
+         * pending operation by it, and reversing it alone is no
+         * reordering. One per thread at most, so the work is linear in
+         * the execution's length. */
+        uint32_t raced[64];
+        uint32_t nraced = 0;
+        uint64_t raced_threads = 0;
         for (uint32_t e1 = n; e1-- > 0;) {
             const struct ravel__event *ev = &x->events[e1];
-            if (ev->thread == u)
+            if (ev->thread == u || ev->thread >= 64 ||
+                (raced_threads & bit(ev->thread)))
                 continue;
             if (ulast != RAVEL__NONE && e1 < ulast &&
                 ravel__hb_before(&s->hb, x, e1, ulast))
@@ -1027,6 +1036,13 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
             ravel__access_keys(&ea, x, &ek);
             if (!ravel__kaccess_dependent(&pk, &ek))
                 continue;
+            bool hidden = false;
+            for (uint32_t k = 0; k < nraced && !hidden; k++)
+                hidden = ravel__hb_before(&s->hb, x, e1, raced[k]);
+            if (hidden)
+                continue;
+            raced[nraced++] = e1;
+            raced_threads |= bit(ev->thread);
             uint32_t pi = s->ev_pidx[s->blk_first[e1]];
             if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
                 continue;
