@@ -840,6 +840,24 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
     nd->backtrack |= (cand & bit(th2)) ? bit(th2) : bit(lowest(cand));
 }
 
+/* Inserts s->v into nd's wakeup tree unless it is covered: by a thread
+ * asleep here, or by one whose branch here was taken before this one
+ * (explored with this one asleep), that is a weak initial of v. */
+static int insert_uncovered(struct sys *s, const struct ravel__wctx *c,
+                            struct ravel__tnode *nd,
+                            const struct ravel__pathent *pe)
+{
+    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
+    for (uint64_t m = cover; m; m &= m - 1) {
+        uint32_t q = lowest(m);
+        struct ravel__kaccess a;
+        ravel__wnext_access(c, q, nd->step, &a);
+        if (ravel__wseq_weak_initial(&s->v, c->x->threads[q].key, &a))
+            return 0;
+    }
+    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+}
+
 /* Optimal DPOR: the wakeup sequence reversing the race goes into the
  * node's wakeup tree unless a sleeping or taken thread covers it. */
 static int optimal_race(struct sys *s, const struct ravel__wctx *c,
@@ -869,17 +887,7 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
         }
         return 0;
     }
-    /* Covered by a thread asleep here, or by one whose branch here was
-     * taken before this one (explored with this one asleep). */
-    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
-    for (uint64_t m = cover; m; m &= m - 1) {
-        uint32_t q = lowest(m);
-        struct ravel__kaccess a;
-        ravel__wnext_access(c, q, st, &a);
-        if (ravel__wseq_weak_initial(&s->v, x->threads[q].key, &a))
-            return 0;
-    }
-    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+    return insert_uncovered(s, c, nd, pe);
 }
 
 /* Optimal DPOR, for a race of an event chosen at node nd (path entry pe)
@@ -892,24 +900,14 @@ static int optimal_pending(struct sys *s, const struct ravel__wctx *c,
                            struct ravel__tnode *nd,
                            const struct ravel__pathent *pe, uint32_t u)
 {
-    const struct ravel__exec *x = c->x;
-    uint32_t st = nd->step;
-    if (!ravel__wseq_build_pending(&s->v, c, st, u))
+    if (!ravel__wseq_build_pending(&s->v, c, nd->step, u))
         return 0;
     bool only = true;
     for (uint32_t k = 0; k + 1 < s->v.n && only; k++)
         only = s->v.e[k].thread != u;
     if (only && !(nd->enabled & bit(u)))
         return 0;
-    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
-    for (uint64_t m = cover; m; m &= m - 1) {
-        uint32_t q = lowest(m);
-        struct ravel__kaccess a;
-        ravel__wnext_access(c, q, st, &a);
-        if (ravel__wseq_weak_initial(&s->v, x->threads[q].key, &a))
-            return 0;
-    }
-    return ravel__wseq_insert(s->t, &nd->wut, &s->v);
+    return insert_uncovered(s, c, nd, pe);
 }
 
 /* exit() ends every other thread: a thread that could still have run
