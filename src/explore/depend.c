@@ -32,8 +32,8 @@ static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
     /* TEST */ {o,   o,   o,    X,  X,  X,   X,   X,   X,   X,    X,   X},
     /* SHRD */ {o,   o,   o,    X,  o,  X,   o,   o,   o,   o,    o,   o},
     /* WAIT */ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o,    o,   o},
-    /* NTFY */ {o,   o,   o,    o,  o,  X,   o,   X,   X,   X,    o,   o},
-    /* WOKEN*/ {o,   o,   o,    o,  o,  X,   o,   o,   X,   o,    o,   o},
+    /* NTFY */ {o,   o,   o,    o,  o,  X,   o,   X,   X,   o,    o,   o},
+    /* WOKEN*/ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    o,   o},
     /* TAKE */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    X,   o},
     /* GIVE */ {o,   o,   o,    o,  o,  X,   o,   o,   o,   o,    o,   o},
 };
@@ -51,7 +51,7 @@ static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
 
 static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
                         uint32_t thread_target, bool cas_wrote, bool epolled,
-                        struct ravel__access *a);
+                        bool timeout, struct ravel__access *a);
 
 /* Classification shared by events and pending operations; `cas_wrote`
  * says whether a compare-exchange is taken to write. `buffered`: under
@@ -63,19 +63,22 @@ static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
  * channel in an epoll set (RAVEL__FD_EPOLLED). */
 static void classify(uint16_t kind, uint32_t obj, uint32_t obj2,
                      uint32_t thread_target, bool cas_wrote, bool buffered,
-                     bool epolled,
+                     bool epolled, bool timeout,
                      struct ravel__access *a)
 {
     if (buffered) {
         memset(a, 0, sizeof *a);
         return;
     }
-    classify_op(kind, obj, obj2, thread_target, cas_wrote, epolled, a);
+    classify_op(kind, obj, obj2, thread_target, cas_wrote, epolled, timeout,
+                a);
 }
 
+/* `timeout`: a condition variable's wake that times out (or may, for an
+ * operation not yet run or moved elsewhere). */
 static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
                         uint32_t thread_target, bool cas_wrote, bool epolled,
-                        struct ravel__access *a)
+                        bool timeout, struct ravel__access *a)
 {
     memset(a, 0, sizeof *a);
     switch (kind) {
@@ -118,7 +121,12 @@ static void classify_op(uint16_t kind, uint32_t obj, uint32_t obj2,
         add(a, obj2, L);
         return;
     case RAVEL__OP_COND_WAKE:
-        add(a, obj, CK);
+        /* Taking the mutex back. The notification that woke the thread
+         * happens before the wake (ravel__hb_compute, explicitly) and
+         * enables it; any other is independent of it: the thread left
+         * the wait queue when it was notified. A wake that times out is
+         * different: a notification before it would have woken it. */
+        add(a, obj, timeout ? T : CK);
         add(a, obj2, A);
         return;
     case RAVEL__OP_COND_SIGNAL:
@@ -193,7 +201,8 @@ void ravel__event_access(const struct ravel__event *ev,
     classify(ev->kind, ev->obj, ev->aux, ev->thread,
              ev->kind != RAVEL__OP_ATOMIC_CAS || ev->aux,
              (ev->flags & RAVEL__EV_BUFFERED) != 0,
-             (ev->flags & RAVEL__EV_EPOLLED) != 0, a);
+             (ev->flags & RAVEL__EV_EPOLLED) != 0,
+             (ev->flags & RAVEL__EV_TIMEDOUT) != 0, a);
 }
 
 void ravel__event_access_any(const struct ravel__event *ev,
@@ -201,7 +210,11 @@ void ravel__event_access_any(const struct ravel__event *ev,
 {
     classify(ev->kind, ev->obj, ev->aux, ev->thread, true,
              (ev->flags & RAVEL__EV_BUFFERED) != 0,
-             (ev->flags & RAVEL__EV_EPOLLED) != 0, a);
+             (ev->flags & RAVEL__EV_EPOLLED) != 0,
+             ev->kind == RAVEL__OP_COND_WAKE &&
+                 ((ev->flags & RAVEL__EV_TIMEDOUT) ||
+                  (ev->value2 & RAVEL__WAKE_TIMED)),
+             a);
 }
 
 void ravel__op_access(const struct ravel__op *op, uint32_t t,
@@ -210,7 +223,8 @@ void ravel__op_access(const struct ravel__op *op, uint32_t t,
     classify(op->kind, op->obj, op->obj2, t, true,
              ravel__depend_tso && op->kind == RAVEL__OP_ATOMIC_STORE &&
                  !ravel__op_drains(op),
-             (op->arg & RAVEL__FD_EPOLLED) != 0, a);
+             (op->arg & RAVEL__FD_EPOLLED) != 0,
+             op->kind == RAVEL__OP_COND_WAKE && op->arg, a);
 }
 
 /* Dependency of two accesses whose objects are named by `obj` or `key`:
@@ -539,6 +553,11 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             x->threads[t].sb && hb->per_thread_last[x->threads[t].sb - 1])
             join(c, clock_of(hb, hb->per_thread_last[x->threads[t].sb - 1] - 1),
                  nt);
+        /* A condition variable's wake happens after the notification
+         * that woke it (and after nothing else notified: see classify). */
+        if (ev->kind == RAVEL__OP_COND_WAKE && RAVEL__WAKE_BY(ev) &&
+            RAVEL__WAKE_BY(ev) - 1 < e)
+            join(c, clock_of(hb, RAVEL__WAKE_BY(ev) - 1), nt);
 
         struct ravel__access a;
         ravel__event_access(ev, &a);

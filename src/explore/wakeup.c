@@ -90,8 +90,9 @@ static void add_block(struct ravel__wseq *v, const struct ravel__wctx *c,
 
 /* Does a step with accesses `a` (thread ta) directly precede e2's step
  * (thread t2, accesses b)? Program order, dependency, a release of a
- * lock the step acquires, or a post to a semaphore it waits on (which
- * may be what let it run). */
+ * lock the step acquires, a post to a semaphore it waits on, or a
+ * notification of the condition variable it wakes from (which may be
+ * what let it run). */
 static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
                    const struct ravel__kaccess *b)
 {
@@ -104,7 +105,9 @@ static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
                   (b->cls[k] == RAVEL__ACC_ACQUIRE ||
                    b->cls[k] == RAVEL__ACC_SHARED)) ||
                  (a->cls[i] == RAVEL__ACC_GIVE &&
-                  b->cls[k] == RAVEL__ACC_TAKE)))
+                  b->cls[k] == RAVEL__ACC_TAKE) ||
+                 (a->cls[i] == RAVEL__ACC_NOTIFY &&
+                  b->cls[k] == RAVEL__ACC_WOKEN)))
                 return true;
     return false;
 }

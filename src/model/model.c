@@ -915,6 +915,10 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         int rc = 0;
         if (!th->cond_signaled)
             rc = fail_ev(ev, ETIMEDOUT, RAVEL__EV_TIMEDOUT);
+        /* value2: which notification woke it (RAVEL__WAKE_BY), and
+         * whether it could have timed out instead (ravel__event_access_any). */
+        ev->value2 = (th->cond_signaled ? (int64_t)th->signal_ev + 1 : 0) |
+                     (op->arg ? RAVEL__WAKE_TIMED : 0);
         th->cond_signaled = 0;
         mutex_take(x, op->obj2, t, th->saved_count ? th->saved_count : 1);
         ev->aux = op->obj2;
@@ -944,9 +948,12 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
         ev->value = n;
         if (n == 0)
             return 0;
+        uint32_t self = (uint32_t)(ev - x->events); /* this event */
         if (op->kind == RAVEL__OP_COND_BROADCAST) {
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
                 x->threads[waiters[i]].cond_signaled = 1;
+                x->threads[waiters[i]].signal_ev = self;
+            }
             return 0;
         }
         uint32_t pick = 0;
@@ -960,6 +967,7 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
             x->choice_points++;
         }
         x->threads[waiters[pick]].cond_signaled = 1;
+        x->threads[waiters[pick]].signal_ev = self;
         ev->aux = waiters[pick];
         return 0;
     }

@@ -152,6 +152,8 @@ struct ravel__thread {
     uint8_t detached;
     uint8_t joined;
     uint8_t cond_signaled; /* waiting on a condvar and has been signaled */
+    uint32_t signal_ev;    /* if so, the signal or broadcast event that
+                              did it (its COND_WAKE's happens-before) */
     uint8_t fd_ready;      /* its pending descriptor operation would not
                               block (tested by the runtime before every
                               choice, src/rt/intercept/fd.c) */
@@ -315,6 +317,12 @@ enum ravel__rmw {
 };
 
 /* One step of the execution: thread `thread` performed operation `kind`. */
+/* A COND_WAKE event's value2: the index of the signal or broadcast event
+ * that woke it plus one (0: it timed out), and RAVEL__WAKE_TIMED if the
+ * wait was a timed one. */
+#define RAVEL__WAKE_TIMED ((int64_t)1 << 40)
+#define RAVEL__WAKE_BY(ev) ((uint32_t)((ev)->value2 & 0xffffffff))
+
 struct ravel__event {
     uint32_t thread;
     uint16_t kind;

@@ -109,7 +109,7 @@ def group_counts(args):
 # (program, traces): counted by hand or by unbounded DFS once; preemption
 # bound 3 is enough for DFS to see them all.
 ORACLE = [("nested", 6), ("locks", 16), ("condvar", 40), ("heap", 20),
-          ("choose_race", 48), ("atomic_section", 2)]
+          ("choose_race", 48), ("atomic_section", 2), ("condvar_shutdown", 6)]
 
 
 def group_oracle(args):
