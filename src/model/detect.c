@@ -36,9 +36,11 @@
 #define LEAF_PAGES (1u << (LEAF_BITS - PAGE_BITS))
 #define TOP_BITS 16 /* address bits 47..32 */
 #define MID_BITS 16 /* address bits 31..16 */
-/* Clocks in the object arena: executions touching more objects than this
- * stop tracking the rest's clocks (their edges are then kept as if every
- * release had been acquired: see clock_of). */
+/* Clocks in the object arena (two per object: 2,048 objects). The objects
+ * an execution touches beyond that share one pair of overflow clocks,
+ * which are only ever joined into: every acquire of such an object takes
+ * every earlier release of any of them. Extra edges can hide a race among
+ * them, never invent one (see clock_of). */
 #define ARENA_CLOCKS 4096
 
 struct granule {
@@ -77,6 +79,9 @@ struct ravel__detector {
     uint32_t *obj_clock;         /* per object: arena index of slot 0 */
     uint32_t *arena;             /* ARENA_CLOCKS clocks of W entries */
     uint32_t arena_used;
+    uint32_t *overflow;          /* 2 clocks of W entries, shared by the
+                                    objects the arena has no room for */
+    uint32_t overflow_stamp;     /* exec_start when they were cleared */
     uint32_t atomic_clock[W];    /* released by atomic sections */
     struct leaf *last_leaf;      /* one-entry cache of leaf lookups */
     uint64_t last_leaf_addr;
@@ -107,10 +112,11 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->obj_stamp = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->obj_clock = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->arena = map(d, sizeof(uint32_t) * W * ARENA_CLOCKS);
+    d->overflow = map(d, sizeof(uint32_t) * W * 2);
     d->cap_leaves = 1u << 16;
     d->leaves = map(d, sizeof(struct leaf *) * d->cap_leaves);
     if (!d->top || !d->thr || !d->obj_stamp || !d->obj_clock || !d->arena ||
-        !d->leaves)
+        !d->overflow || !d->leaves)
         return NULL;
     return d;
 }
@@ -180,15 +186,27 @@ bool ravel__det_knows(const struct ravel__detector *d, uint32_t t,
 }
 
 /* Object o's clock in `slot` (0 or 1), allocated (zero) on its first use
- * in the execution; NULL when the arena is full. */
+ * in the execution. When the arena is full (or o is out of range), the
+ * shared overflow clock of that slot: callers join into it and from it,
+ * but never clear it (is_overflow), so that one object's release store or
+ * new barrier round cannot erase another's releases. Returning no clock
+ * instead, as before, dropped those objects' edges: a mutex first used
+ * after 2,048 once flags ordered nothing, and the accesses it protected
+ * were reported as data races (tinycthread's test). */
 static uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
                           uint32_t slot)
 {
-    if (o >= d->max_objects)
-        return NULL;
+    if (o >= d->max_objects ||
+        (d->obj_stamp[o] != d->exec_start &&
+         d->arena_used + 2 > ARENA_CLOCKS)) {
+        if (d->overflow_stamp != d->exec_start) {
+            clock_clear(d, d->overflow);
+            clock_clear(d, d->overflow + W);
+            d->overflow_stamp = d->exec_start;
+        }
+        return d->overflow + (size_t)slot * W;
+    }
     if (d->obj_stamp[o] != d->exec_start) {
-        if (d->arena_used + 2 > ARENA_CLOCKS)
-            return NULL;
         d->obj_clock[o] = d->arena_used;
         d->arena_used += 2;
         d->obj_stamp[o] = d->exec_start;
@@ -196,6 +214,11 @@ static uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
         clock_clear(d, d->arena + (size_t)(d->obj_clock[o] + 1) * W);
     }
     return d->arena + (size_t)(d->obj_clock[o] + slot) * W;
+}
+
+static bool is_overflow(const struct ravel__detector *d, const uint32_t *l)
+{
+    return l == d->overflow || l == d->overflow + W;
 }
 
 /* t releases into object o's clock (joining: earlier releases stay). */
@@ -254,7 +277,7 @@ static void atomic_write(struct ravel__detector *d, uint32_t t, uint32_t o,
         return;
     struct thread_clocks *tc = &d->thr[t];
     if (mo_release(mo)) {
-        if (!rmw)
+        if (!rmw && !is_overflow(d, l))
             clock_clear(d, l);
         clock_join(d, l, tc->c);
         tick(d, t);
@@ -279,7 +302,8 @@ static void barrier_arrive(struct ravel__detector *d,
     d->thr[t].barrier_slot = slot;
     if (!l)
         return;
-    if ((serial && o->limit <= 1) || (!serial && o->value == 1))
+    if (((serial && o->limit <= 1) || (!serial && o->value == 1)) &&
+        !is_overflow(d, l))
         clock_clear(d, l);
     clock_join(d, l, d->thr[t].c);
     /* The last arrival (serial) does not wait to leave: everyone else has

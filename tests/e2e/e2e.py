@@ -513,6 +513,23 @@ def group_cc(args):
                   "%s: %s did not find %s: %s" % (compiler, e, kind, p.stderr[-800:]))
         p = run([args.ravel_cc, "--version"], env=env)
         check(p.returncode == 0 and p.stdout, "%s: --version not passed through" % compiler)
+        # ravel-gcc and ravel-clang sit beside ravel-cc and choose their
+        # compiler by name, with RAVEL_CC unset (CC=.../ravel-clang
+        # ./configure): the build tree has them as it documents.
+        named = os.path.join(os.path.dirname(args.ravel_cc), "ravel-" + compiler)
+        exe3 = os.path.join(work, "outcomes-named-" + compiler)
+        e = {"RAVEL_CC": "", "RAVEL_CC_VERBOSE": "1"}
+        p = run([named, "-O1", "-o", exe3, os.path.join(src, "outcomes.c")], env=e) \
+            if os.path.exists(named) else None
+        first = p.stderr.splitlines()[0] if p and p.stderr else ""
+        check(p is not None and p.returncode == 0 and (": %s -fsanitize=thread" % compiler) in first,
+              "ravel-%s: missing or did not run %s: %s" % (compiler, compiler,
+                                                           p.stderr[-500:] if p else named))
+        if p is not None and p.returncode == 0:
+            p = run([args.ravel, "run", "--seed", "1", "--json", "--", exe3], cwd=work)
+            s = json.loads(p.stdout) if p.stdout.strip() else {}
+            check(p.returncode == 1 and any(b["kind"] == "nondeterminism" for b in s.get("bugs", [])),
+                  "ravel-%s: the program it built did not find the bug: %s" % (compiler, p.stderr[-500:]))
     shutil.rmtree(work)
 
 
