@@ -290,9 +290,9 @@ struct hb_list {
 struct ravel__hb_obj {
     uint32_t gen;   /* analysis it belongs to (stale entries are empty) */
     uint16_t mask;  /* classes whose list is not empty */
-    bool released;  /* rel_clock holds something */
+    uint32_t rel;   /* join of its releases: its clock in hb->rel, or
+                       RAVEL__NONE before the first release */
     struct hb_list l[RAVEL__ACC_CLASSES];
-    uint32_t rel_clock[RAVEL__HB_THREADS]; /* join of its releases */
 };
 
 static uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
@@ -309,6 +309,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->clocks);
     free(hb->tindex);
     free(hb->per_thread_last);
+    free(hb->rel);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -335,7 +336,7 @@ static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
         for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1))
             o->l[__builtin_ctz(m)].n = 0;
         o->mask = 0;
-        o->released = false;
+        o->rel = RAVEL__NONE;
     }
     return o;
 }
@@ -401,6 +402,24 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
         if (src[i] > dst[i])
             dst[i] = src[i];
+}
+
+/* Joins clock c into the object's release clock, giving it one at its
+ * first release (zeroed, nt slots, from hb->rel). */
+static void obj_release(struct ravel__hb *hb, struct ravel__hb_obj *o,
+                        const uint32_t *c, uint32_t nt)
+{
+    if (o->rel == RAVEL__NONE) {
+        if ((size_t)(hb->nrel + 1) * nt > hb->relcap) {
+            hb->relcap = 2 * (size_t)(hb->nrel + 1) * nt +
+                         64 * RAVEL__HB_THREADS;
+            hb->rel = realloc(hb->rel, hb->relcap * sizeof *hb->rel);
+            RAVEL__CHECK(hb->rel != NULL);
+        }
+        o->rel = hb->nrel++;
+        memset(&hb->rel[(size_t)o->rel * nt], 0, nt * sizeof *hb->rel);
+    }
+    join(&hb->rel[(size_t)o->rel * nt], c, nt);
 }
 
 /* Is event e (of thread te, index ie) covered by clock c? */
@@ -483,6 +502,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     }
     hb->nevents = n;
     hb->gen++;
+    hb->nrel = 0;
     hb->obj_base = x->nobjects;
     memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
 
@@ -508,12 +528,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
             obj_push(x, o, e, t, a.cls[k]);
-            if (a.cls[k] == RAVEL__ACC_RELEASE) {
-                if (!o->released)
-                    memset(o->rel_clock, 0, sizeof o->rel_clock);
-                o->released = true;
-                join(o->rel_clock, clock_of(hb, e), nt);
-            }
+            if (a.cls[k] == RAVEL__ACC_RELEASE)
+                obj_release(hb, o, clock_of(hb, e), nt);
         }
         hb->per_thread_last[t] = e + 1;
     }
@@ -599,19 +615,15 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         for (uint8_t k = 0; k < a.n; k++) {
             if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
                 continue;
-            if (objs[k]->released)
-                join(c, objs[k]->rel_clock, nt);
+            if (objs[k]->rel != RAVEL__NONE)
+                join(c, &hb->rel[(size_t)objs[k]->rel * nt], nt);
         }
         c[t] = hb->tindex[e];
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = objs[k];
             obj_push(x, o, e, t, a.cls[k]);
-            if (a.cls[k] == RAVEL__ACC_RELEASE) {
-                if (!o->released)
-                    memset(o->rel_clock, 0, sizeof o->rel_clock);
-                o->released = true;
-                join(o->rel_clock, c, nt);
-            }
+            if (a.cls[k] == RAVEL__ACC_RELEASE)
+                obj_release(hb, o, c, nt);
         }
         hb->per_thread_last[t] = e + 1;
     }

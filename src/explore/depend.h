@@ -157,6 +157,12 @@ struct ravel__hb {
     uint32_t obj_base;
     uint32_t gen;
     uint32_t *per_thread_last; /* RAVEL__HB_THREADS: last event + 1 */
+    /* The objects' release clocks, nt slots each, for this analysis
+     * only: an object that is released gets one (not RAVEL__HB_THREADS
+     * slots in every object). */
+    uint32_t *rel;
+    uint32_t nrel;   /* clocks used */
+    size_t relcap;   /* room, in slots */
 };
 
 /*
