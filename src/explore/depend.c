@@ -486,14 +486,16 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     if (from > hb->nevents || from > n)
         from = 0;
     init_dominated();
-    /* Clocks have a slot per thread of the widest execution so far
-     * (rounded up): O(events x threads) memory, never RAVEL__HB_THREADS
-     * per event. */
-    uint32_t stride = (nt + 3) & ~3u;
+    /* Clocks have a slot per thread of the widest execution so far:
+     * O(events x threads) memory, never RAVEL__HB_THREADS per event.
+     * Not rounded up: the width only grows (at most 64 times, each
+     * spreading the kept clocks once), and 5 threads rounded to 8 made
+     * the clocks a fifth of a long execution's memory under random. */
+    uint32_t stride = nt;
     if (stride < hb->stride)
         stride = hb->stride;
     if (stride == 0)
-        stride = 4;
+        stride = 1;
     clocks_reserve(hb, n, stride, from);
     if (!hb->per_thread_last) {
         hb->per_thread_last = calloc(RAVEL__HB_THREADS,

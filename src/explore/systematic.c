@@ -1163,7 +1163,7 @@ static int wait_races(struct sys *s, const struct ravel__exec *x,
              * clock counts, per thread, the events that do). */
             const uint32_t *clk =
                 tlast[th] != RAVEL__NONE
-                    ? &s->hb.clocks[(size_t)tlast[th] * s->hb.stride]
+                    ? ravel__hb_clock(&s->hb, tlast[th])
                     : NULL;
             ncand = 0;
             for (uint8_t i = 0; i < ek.n; i++) {
