@@ -304,9 +304,9 @@ struct hb_list {
 struct ravel__hb_obj {
     uint32_t gen;   /* analysis it belongs to (stale entries are empty) */
     uint16_t mask;  /* classes whose list is not empty */
-    bool released;  /* rel_clock holds something */
+    uint32_t rel;   /* join of its releases: its clock in hb->rel, or
+                       RAVEL__NONE before the first release */
     struct hb_list l[RAVEL__ACC_CLASSES];
-    uint32_t rel_clock[RAVEL__HB_THREADS]; /* join of its releases */
 };
 
 static uint32_t *clock_of(const struct ravel__hb *hb, uint32_t e)
@@ -323,6 +323,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->clocks);
     free(hb->tindex);
     free(hb->per_thread_last);
+    free(hb->rel);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -349,7 +350,7 @@ static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
         for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1))
             o->l[__builtin_ctz(m)].n = 0;
         o->mask = 0;
-        o->released = false;
+        o->rel = RAVEL__NONE;
     }
     return o;
 }
@@ -417,6 +418,24 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
             dst[i] = src[i];
 }
 
+/* Joins clock c into the object's release clock, giving it one at its
+ * first release (zeroed, nt slots, from hb->rel). */
+static void obj_release(struct ravel__hb *hb, struct ravel__hb_obj *o,
+                        const uint32_t *c, uint32_t nt)
+{
+    if (o->rel == RAVEL__NONE) {
+        if ((size_t)(hb->nrel + 1) * nt > hb->relcap) {
+            hb->relcap = 2 * (size_t)(hb->nrel + 1) * nt +
+                         64 * RAVEL__HB_THREADS;
+            hb->rel = realloc(hb->rel, hb->relcap * sizeof *hb->rel);
+            RAVEL__CHECK(hb->rel != NULL);
+        }
+        o->rel = hb->nrel++;
+        memset(&hb->rel[(size_t)o->rel * nt], 0, nt * sizeof *hb->rel);
+    }
+    join(&hb->rel[(size_t)o->rel * nt], c, nt);
+}
+
 /* Is event e (of thread te, index ie) covered by clock c? */
 static bool covered(const uint32_t *c, uint32_t te, uint32_t ie)
 {
@@ -481,14 +500,16 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     if (from > hb->nevents || from > n)
         from = 0;
     init_dominated();
-    /* Clocks have a slot per thread of the widest execution so far
-     * (rounded up): O(events x threads) memory, never RAVEL__HB_THREADS
-     * per event. */
-    uint32_t stride = (nt + 3) & ~3u;
+    /* Clocks have a slot per thread of the widest execution so far:
+     * O(events x threads) memory, never RAVEL__HB_THREADS per event.
+     * Not rounded up: the width only grows (at most 64 times, each
+     * spreading the kept clocks once), and 5 threads rounded to 8 made
+     * the clocks a fifth of a long execution's memory under random. */
+    uint32_t stride = nt;
     if (stride < hb->stride)
         stride = hb->stride;
     if (stride == 0)
-        stride = 4;
+        stride = 1;
     clocks_reserve(hb, n, stride, from);
     if (!hb->per_thread_last) {
         hb->per_thread_last = calloc(RAVEL__HB_THREADS,
@@ -497,6 +518,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     }
     hb->nevents = n;
     hb->gen++;
+    hb->nrel = 0;
     hb->obj_base = x->nobjects;
     memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
 
@@ -522,12 +544,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
             obj_push(x, o, e, t, a.cls[k]);
-            if (a.cls[k] == RAVEL__ACC_RELEASE) {
-                if (!o->released)
-                    memset(o->rel_clock, 0, sizeof o->rel_clock);
-                o->released = true;
-                join(o->rel_clock, clock_of(hb, e), nt);
-            }
+            if (a.cls[k] == RAVEL__ACC_RELEASE)
+                obj_release(hb, o, clock_of(hb, e), nt);
         }
         hb->per_thread_last[t] = e + 1;
     }
@@ -618,19 +636,15 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         for (uint8_t k = 0; k < a.n; k++) {
             if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
                 continue;
-            if (objs[k]->released)
-                join(c, objs[k]->rel_clock, nt);
+            if (objs[k]->rel != RAVEL__NONE)
+                join(c, &hb->rel[(size_t)objs[k]->rel * nt], nt);
         }
         c[t] = hb->tindex[e];
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = objs[k];
             obj_push(x, o, e, t, a.cls[k]);
-            if (a.cls[k] == RAVEL__ACC_RELEASE) {
-                if (!o->released)
-                    memset(o->rel_clock, 0, sizeof o->rel_clock);
-                o->released = true;
-                join(o->rel_clock, c, nt);
-            }
+            if (a.cls[k] == RAVEL__ACC_RELEASE)
+                obj_release(hb, o, c, nt);
         }
         hb->per_thread_last[t] = e + 1;
     }
@@ -648,6 +662,47 @@ bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
     return clock_of(hb, b)[ta] >= hb->tindex[a];
 }
 
+/* One event's share of a fingerprint: its identity (thread, index in
+ * it, kind, what it touched, a compare-exchange's outcome, whom a signal
+ * woke) and its vector clock c (nt entries). */
+static uint64_t event_hash(const struct ravel__exec *x, uint32_t e,
+                           uint32_t tindex, const uint32_t *c, uint32_t nt)
+{
+    const struct ravel__event *ev = &x->events[e];
+    struct ravel__access a;
+    struct ravel__kaccess k;
+    ravel__event_access(ev, &a);
+    ravel__access_keys(&a, x, &k);
+    uint64_t h = x->threads[ev->thread].key ^ ((uint64_t)tindex << 8) ^
+                 ev->kind;
+    h = ravel__hash_ptr(h ^ k.key[0]) ^ ravel__hash_ptr(k.key[1] + 1);
+    if (ev->kind == RAVEL__OP_ATOMIC_CAS)
+        h ^= ev->aux ? 0x5a5aULL : 0;
+    if (ev->kind == RAVEL__OP_COND_SIGNAL && ev->aux < x->nthreads)
+        h ^= ravel__hash_ptr(x->threads[ev->aux].key); /* who woke */
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < nt; i++)
+        if (c[i])
+            sum += ravel__hash_ptr(x->threads[i].key ^ ((uint64_t)c[i] << 32));
+    return ravel__hash_ptr(h ^ ravel__hash_ptr(sum));
+}
+
+/* The data choices' share, and the length. */
+static uint64_t fingerprint_end(const struct ravel__exec *x, uint64_t fp,
+                                uint32_t nevents)
+{
+    /* Data choices, by thread and position in it (a signal's choice is
+     * in its event, as the thread it woke). */
+    for (uint32_t i = 0; i < x->nvchoices; i++) {
+        const struct ravel__vchoice *v = &x->vchoices[i];
+        if (v->data && v->thread < x->nthreads)
+            fp += ravel__hash_ptr(x->threads[v->thread].key ^
+                                  ((uint64_t)v->tstep << 32 | v->value) ^
+                                  0x7663ULL << 48);
+    }
+    return fp ^ ravel__hash_ptr(nevents);
+}
+
 uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
                                const struct ravel__exec *x)
 {
@@ -658,38 +713,273 @@ uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
     uint64_t fp = 0;
     uint32_t nt = x->nthreads < RAVEL__HB_THREADS ? x->nthreads
                                                    : RAVEL__HB_THREADS;
-    for (uint32_t e = 0; e < hb->nevents; e++) {
-        const struct ravel__event *ev = &x->events[e];
-        /* What the event did: its kind, what it touched, whether a
-         * compare-exchange succeeded. */
-        struct ravel__access a;
-        struct ravel__kaccess k;
-        ravel__event_access(ev, &a);
-        ravel__access_keys(&a, x, &k);
-        uint64_t h = x->threads[ev->thread].key ^
-                     ((uint64_t)hb->tindex[e] << 8) ^ ev->kind;
-        h = ravel__hash_ptr(h ^ k.key[0]) ^ ravel__hash_ptr(k.key[1] + 1);
-        if (ev->kind == RAVEL__OP_ATOMIC_CAS)
-            h ^= ev->aux ? 0x5a5aULL : 0;
-        if (ev->kind == RAVEL__OP_COND_SIGNAL && ev->aux < x->nthreads)
-            h ^= ravel__hash_ptr(x->threads[ev->aux].key); /* who woke */
+    for (uint32_t e = 0; e < hb->nevents; e++)
+        fp += event_hash(x, e, hb->tindex[e], clock_of(hb, e), nt);
+    return fingerprint_end(x, fp, hb->nevents);
+}
 
-        const uint32_t *c = clock_of(hb, e);
-        uint64_t sum = 0;
-        for (uint32_t i = 0; i < nt; i++)
-            if (c[i])
-                sum += ravel__hash_ptr(x->threads[i].key ^
-                                       ((uint64_t)c[i] << 32));
-        fp += ravel__hash_ptr(h ^ ravel__hash_ptr(sum));
+/* ---- the fingerprint alone, in one pass ---------------------------------
+ *
+ * What random and PCT need of happens-before: the fingerprint that counts
+ * distinct traces, nothing else. ravel__hb_compute keeps every event's
+ * clock (DPOR reads them afterwards); here an event's clock is hashed as
+ * soon as it is known and kept only where a later event can read it: as
+ * its thread's latest, as a creator's clock until the child starts, and
+ * in the objects' lists beside the events (at most one per thread and
+ * class of each object, as there). So memory is O(objects x threads)
+ * beside the event log, not O(events x threads), and the value is the
+ * same as ravel__hb_fingerprint's after ravel__hb_compute: the same
+ * candidates, in the same order, joined the same way.
+ */
+struct fp_list {
+    uint32_t *rec; /* per event, oldest first: the event, its index in
+                      its thread, its clock (nt slots): nt + 2 slots */
+    uint32_t n;
+    uint32_t slots; /* allocated */
+};
+
+struct ravel__fp_obj {
+    uint32_t gen;
+    uint16_t mask;
+    uint32_t rel; /* as in struct ravel__hb_obj */
+    struct fp_list l[RAVEL__ACC_CLASSES];
+};
+
+void ravel__hbfp_free(struct ravel__hbfp *f)
+{
+    for (uint32_t i = 0; i < f->objs_cap; i++)
+        for (int c = 0; c < RAVEL__ACC_CLASSES; c++)
+            free(f->objs[i].l[c].rec);
+    free(f->objs);
+    free(f->rel);
+    memset(f, 0, sizeof *f);
+}
+
+static struct ravel__fp_obj *fp_obj(struct ravel__hbfp *f, uint32_t id)
+{
+    uint32_t slot = (id & 0x80000000u) ? f->obj_base + (id & 0x7fffffffu)
+                                       : id;
+    if (slot >= f->objs_cap) {
+        uint32_t ncap = f->objs_cap ? f->objs_cap : 64;
+        while (ncap <= slot)
+            ncap *= 2;
+        struct ravel__fp_obj *no = realloc(f->objs, ncap * sizeof *no);
+        RAVEL__CHECK(no != NULL);
+        memset(no + f->objs_cap, 0, (ncap - f->objs_cap) * sizeof *no);
+        f->objs = no;
+        f->objs_cap = ncap;
     }
-    /* Data choices, by thread and position in it (a signal's choice is
-     * in its event, as the thread it woke). */
-    for (uint32_t i = 0; i < x->nvchoices; i++) {
-        const struct ravel__vchoice *v = &x->vchoices[i];
-        if (v->data && v->thread < x->nthreads)
-            fp += ravel__hash_ptr(x->threads[v->thread].key ^
-                                  ((uint64_t)v->tstep << 32 | v->value) ^
-                                  0x7663ULL << 48);
+    struct ravel__fp_obj *o = &f->objs[slot];
+    if (o->gen != f->gen) {
+        o->gen = f->gen;
+        for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1))
+            o->l[__builtin_ctz(m)].n = 0;
+        o->mask = 0;
+        o->rel = RAVEL__NONE;
     }
-    return fp ^ ravel__hash_ptr(hb->nevents);
+    return o;
+}
+
+/* obj_push's rule, each entry with its index and clock (records of
+ * nt + 2 slots: nt is fixed during one pass, and a list is emptied
+ * (gen) before another pass uses it). */
+static void fp_push(const struct ravel__exec *x, struct ravel__fp_obj *o,
+                    uint32_t e, uint32_t t, uint8_t cls, uint32_t ti,
+                    const uint32_t *c, uint32_t nt)
+{
+    for (uint16_t m = o->mask & dominated[cls]; m; m &= (uint16_t)(m - 1))
+        o->l[__builtin_ctz(m)].n = 0;
+    o->mask &= (uint16_t)~dominated[cls];
+    struct fp_list *l = &o->l[cls];
+    uint32_t w = nt + 2;
+    for (uint32_t j = 0; j < l->n; j++) {
+        if (x->events[l->rec[(size_t)j * w]].thread != t)
+            continue;
+        memmove(&l->rec[(size_t)j * w], &l->rec[(size_t)(j + 1) * w],
+                (size_t)(l->n - j - 1) * w * sizeof *l->rec);
+        l->n--;
+        break;
+    }
+    if ((size_t)(l->n + 1) * w > l->slots) {
+        l->slots = (l->n + 1) * 2 * w;
+        l->rec = realloc(l->rec, l->slots * sizeof *l->rec);
+        RAVEL__CHECK(l->rec != NULL);
+    }
+    uint32_t *r = &l->rec[(size_t)l->n * w];
+    r[0] = e;
+    r[1] = ti;
+    memcpy(r + 2, c, nt * sizeof *c);
+    l->n++;
+    o->mask |= (uint16_t)(1u << cls);
+}
+
+struct fp_cand {
+    uint32_t e, ti;
+    const uint32_t *clk;
+};
+
+static int cmp_cand_desc(const void *a, const void *b)
+{
+    uint32_t x = ((const struct fp_cand *)a)->e,
+             y = ((const struct fp_cand *)b)->e;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
+                            uint64_t *out)
+{
+    uint32_t nt = x->nthreads;
+    if (nt > RAVEL__HB_THREADS)
+        return -1;
+    uint32_t n = x->nevents;
+    /* --memory-model tso's edges, and a condition variable's wake after
+     * the notification that woke it, read the clocks of arbitrary earlier
+     * events: not for this pass. */
+    for (uint32_t e = 0; e < n; e++)
+        if (x->events[e].kind == RAVEL__OP_FLUSH ||
+            (x->events[e].flags & RAVEL__EV_DRAINS) ||
+            (x->events[e].kind == RAVEL__OP_COND_WAKE &&
+             RAVEL__WAKE_BY(&x->events[e])))
+            return 1;
+    init_dominated();
+    f->gen++;
+    f->nrel = 0;
+    f->obj_base = x->nobjects;
+    /* Each thread's latest clock, and the clock a child starts from. */
+    uint32_t *cur = calloc((size_t)(nt * 2 + 1) * nt + 1, sizeof *cur);
+    RAVEL__CHECK(cur != NULL);
+    uint32_t *start = cur + (size_t)nt * nt;
+    uint32_t count[RAVEL__HB_THREADS] = {0};
+    /* Children by their creation events, to snapshot the creator's clock
+     * at that event. */
+    uint32_t kids[RAVEL__HB_THREADS], nkids = 0;
+    for (uint32_t t = 0; t < nt; t++)
+        if (x->threads[t].create_event != RAVEL__NONE &&
+            x->threads[t].create_event < n)
+            kids[nkids++] = t;
+    for (uint32_t i = 1; i < nkids; i++) { /* by creation event */
+        uint32_t v = kids[i], j = i;
+        for (; j > 0 && x->threads[kids[j - 1]].create_event >
+                            x->threads[v].create_event;
+             j--)
+            kids[j] = kids[j - 1];
+        kids[j] = v;
+    }
+    bool started[RAVEL__HB_THREADS] = {false};
+    uint32_t nextkid = 0;
+    struct fp_cand *cands = NULL;
+    uint32_t ncap = 0;
+    uint32_t *c = start + (size_t)nt * nt; /* this event's clock */
+    uint64_t fp = 0;
+    for (uint32_t e = 0; e < n; e++) {
+        const struct ravel__event *ev = &x->events[e];
+        uint32_t t = ev->thread;
+        if (count[t])
+            memcpy(c, &cur[(size_t)t * nt], nt * sizeof *c);
+        else if (x->threads[t].create_event != RAVEL__NONE &&
+                 x->threads[t].create_event < e && started[t])
+            memcpy(c, &start[(size_t)t * nt], nt * sizeof *c);
+        else
+            memset(c, 0, nt * sizeof *c);
+        uint32_t ti = ++count[t];
+
+        struct ravel__access a;
+        ravel__event_access(ev, &a);
+        uint32_t nc = 0;
+        uint32_t need = a.global ? nt : 0;
+        struct ravel__fp_obj *objs[2] = {NULL, NULL};
+        for (uint8_t k = 0; k < a.n; k++)
+            (void)fp_obj(f, a.obj[k]);
+        for (uint8_t k = 0; k < a.n; k++) {
+            objs[k] = fp_obj(f, a.obj[k]);
+            for (uint16_t m = objs[k]->mask & depends_on[a.cls[k]]; m;
+                 m &= (uint16_t)(m - 1))
+                need += objs[k]->l[__builtin_ctz(m)].n;
+        }
+        if (need > ncap) {
+            ncap = need + 64;
+            cands = realloc(cands, ncap * sizeof *cands);
+            RAVEL__CHECK(cands != NULL);
+        }
+        if (a.global) {
+            /* Each other thread's latest event (ravel__hb_compute's
+             * per_thread_last). */
+            for (uint32_t u = 0; u < nt; u++)
+                if (u != t && count[u]) {
+                    cands[nc].e = f->last[u];
+                    cands[nc].ti = count[u];
+                    cands[nc].clk = &cur[(size_t)u * nt];
+                    nc++;
+                }
+        }
+        for (uint8_t k = 0; k < a.n; k++) {
+            struct ravel__fp_obj *o = objs[k];
+            for (uint16_t m = o->mask & depends_on[a.cls[k]]; m;
+                 m &= (uint16_t)(m - 1)) {
+                const struct fp_list *l = &o->l[__builtin_ctz(m)];
+                for (uint32_t j = 0; j < l->n; j++) {
+                    const uint32_t *r = &l->rec[(size_t)j * (nt + 2)];
+                    if (x->events[r[0]].thread != t) {
+                        cands[nc].e = r[0];
+                        cands[nc].ti = r[1];
+                        cands[nc].clk = r + 2;
+                        nc++;
+                    }
+                }
+            }
+        }
+        if (nc > 1)
+            qsort(cands, nc, sizeof *cands, cmp_cand_desc);
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t j = 0; j < nc; j++) {
+            if (cands[j].e == prev)
+                continue;
+            prev = cands[j].e;
+            if (covered(c, x->events[cands[j].e].thread, cands[j].ti))
+                continue;
+            join(c, cands[j].clk, nt);
+        }
+        for (uint8_t k = 0; k < a.n; k++) {
+            if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
+                continue;
+            if (objs[k]->rel != RAVEL__NONE)
+                join(c, &f->rel[(size_t)objs[k]->rel * nt], nt);
+        }
+        c[t] = ti;
+        fp += event_hash(x, e, ti, c, nt);
+        for (uint8_t k = 0; k < a.n; k++) {
+            struct ravel__fp_obj *o = objs[k];
+            fp_push(x, o, e, t, a.cls[k], ti, c, nt);
+            if (a.cls[k] == RAVEL__ACC_RELEASE) {
+                if (o->rel == RAVEL__NONE) {
+                    if ((size_t)(f->nrel + 1) * nt > f->relcap) {
+                        f->relcap = 2 * (size_t)(f->nrel + 1) * nt +
+                                    64 * RAVEL__HB_THREADS;
+                        f->rel = realloc(f->rel, f->relcap * sizeof *f->rel);
+                        RAVEL__CHECK(f->rel != NULL);
+                    }
+                    o->rel = f->nrel++;
+                    memset(&f->rel[(size_t)o->rel * nt], 0,
+                           nt * sizeof *f->rel);
+                }
+                join(&f->rel[(size_t)o->rel * nt], c, nt);
+            }
+        }
+        memcpy(&cur[(size_t)t * nt], c, nt * sizeof *c);
+        f->last[t] = e;
+        /* Children created by this event start from its clock. */
+        while (nextkid < nkids &&
+               x->threads[kids[nextkid]].create_event <= e) {
+            uint32_t k = kids[nextkid++];
+            const uint32_t *src = &cur[(size_t)x->events[
+                x->threads[k].create_event].thread * nt];
+            if (x->threads[k].create_event == e)
+                memcpy(&start[(size_t)k * nt], src, nt * sizeof *src);
+            started[k] = x->threads[k].create_event == e;
+        }
+    }
+    free(cands);
+    free(cur);
+    *out = fingerprint_end(x, fp, n);
+    return 0;
 }

@@ -70,7 +70,13 @@
  * after the acquisition was checked against earlier acquisitions, so that
  * it never hides the race between two critical sections. Vector clocks are per event and only support up to
  * RAVEL__HB_THREADS threads; executions with more are not handled by the
- * systematic strategies.
+ * systematic strategies. Random and PCT need only the fingerprint, which
+ * ravel__hbfp_fingerprint computes in one pass without keeping a clock
+ * per event.
+ *
+ * Cost: analysing an execution is linear in its length (O(events x
+ * threads) time, O(events x threads) memory for DPOR's clocks): each
+ * object keeps, per access class, at most one event per thread.
  */
 #ifndef RAVEL_DEPEND_H
 #define RAVEL_DEPEND_H
@@ -157,6 +163,12 @@ struct ravel__hb {
     uint32_t obj_base;
     uint32_t gen;
     uint32_t *per_thread_last; /* RAVEL__HB_THREADS: last event + 1 */
+    /* The objects' release clocks, nt slots each, for this analysis
+     * only: an object that is released gets one (not RAVEL__HB_THREADS
+     * slots in every object). */
+    uint32_t *rel;
+    uint32_t nrel;   /* clocks used */
+    size_t relcap;   /* room, in slots */
 };
 
 /*
@@ -189,5 +201,24 @@ bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
  * equivalent executions (same events, same happens-before). */
 uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
                                const struct ravel__exec *x);
+
+/* The same fingerprint without keeping a clock per event (random and PCT
+ * count traces and need nothing else): one pass, memory for the objects'
+ * latest events only (depend.c). */
+struct ravel__hbfp {
+    struct ravel__fp_obj *objs;
+    uint32_t objs_cap, obj_base, gen;
+    uint32_t last[RAVEL__HB_THREADS]; /* each thread's latest event */
+    uint32_t *rel; /* the objects' release clocks, as in ravel__hb */
+    uint32_t nrel;
+    size_t relcap;
+};
+/* Sets *fp to ravel__hb_fingerprint's value after ravel__hb_compute and
+ * returns 0; returns -1 for an execution of more than RAVEL__HB_THREADS
+ * threads, 1 for one with --memory-model tso's flushes or a condition
+ * variable's signalled wake (use ravel__hb_compute then). */
+int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
+                            uint64_t *fp);
+void ravel__hbfp_free(struct ravel__hbfp *f);
 
 #endif

@@ -43,6 +43,7 @@
 #include "strategy.h"
 
 #include "depend.h"
+#include "../common/hash.h"
 #include "tree.h"
 #include "wakeup.h"
 
@@ -747,6 +748,21 @@ static bool multi_wait(const struct ravel__event *ev)
            (ev->kind == RAVEL__OP_FD_POLL && ev->aux != RAVEL__NONE);
 }
 
+/* Thread u's first event after event e (RAVEL__NONE if none): a binary
+ * search of its events in order (map_events). */
+static uint32_t next_of_thread(const struct sys *s, uint32_t u, uint32_t e)
+{
+    uint32_t lo = s->thr_off[u], hi = s->thr_off[u + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->thr_ev[mid] <= e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->thr_off[u + 1] ? s->thr_ev[lo] : RAVEL__NONE;
+}
+
 /* A pending operation: the next step of a live thread of an execution
  * that was cut short, which never ran (cut_races). */
 struct pending {
@@ -786,19 +802,28 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
 {
     /* v: events after e1 that do not happen after it, then e2. For each
      * thread, its first event in v; the initials are the threads whose
-     * first event has no other event of v before it in happens-before. */
+     * first event has no other event of v before it in happens-before.
+     *
+     * Happening after e1 is kept along a thread's program order (its
+     * clocks only grow), so a thread's first event in v, if any, is its
+     * first event after e1: found per thread by binary search, O(threads
+     * x log events) a race instead of a scan of every event between e1
+     * and e2 (which made the analysis quadratic when races span far, as
+     * in two threads taking the same many locks one after the other). */
     uint32_t first[64] = {0};
     uint64_t in_v = 0;
     uint32_t th2 = pd ? pd->thread : x->events[e2].thread;
-    uint32_t last = pd ? x->nevents : e2 + 1;
-    for (uint32_t e = e1 + 1; e < last; e++) {
-        uint32_t th = x->events[e].thread;
-        if (in_v & bit(th))
+    for (uint32_t u = 0; u < x->nthreads && u < 64; u++) {
+        uint32_t f = next_of_thread(s, u, e1);
+        if (f == RAVEL__NONE || f > e2)
             continue;
-        if (e != e2 && ravel__hb_before(&s->hb, x, e1, e))
-            continue;
-        in_v |= bit(th);
-        first[th] = e;
+        if (f != e2 && ravel__hb_before(&s->hb, x, e1, f)) {
+            if (u != th2)
+                continue; /* all of u after f happens after e1 too */
+            f = e2;       /* e2 itself is in v */
+        }
+        in_v |= bit(u);
+        first[u] = f;
     }
     if (pd && !(in_v & bit(th2))) {
         in_v |= bit(th2);
@@ -1083,62 +1108,262 @@ static int cut_races(struct sys *s, const struct ravel__exec *x,
  * before the waiting thread's previous event is reversed where it was
  * chosen, by letting the waiting thread go first there when it was
  * enabled (as cut_races does for pending operations). Conservative.
+ *
+ * Cost. Scanning every earlier event for every wait was quadratic in the
+ * number of waits (a pipe passed back and forth a million times). So one
+ * pass over the execution indexes, for the objects some wait touches
+ * only, each thread's events by object key and access class (a "group",
+ * its events in order); at a wait, the events of a group that happen
+ * before the waiting thread's previous event are a prefix of it (happening
+ * before is kept along program order), skipped by binary search, and
+ * only groups of classes dependent with the wait's are read. Each event
+ * read is dependent with the wait, so happens before it, so is skipped
+ * at the thread's later waits: O(events x threads) reads in all, plus
+ * O(threads x classes x log events) a wait. The events found, and the
+ * order they are handled in (each wait in order, the events before it
+ * newest first), are those of the scan.
  */
+struct wgroup {
+    uint64_t key;  /* the object's key (ravel__access_keys) */
+    uint32_t next; /* the next group of the same key, or RAVEL__NONE */
+    uint8_t cls;
+    uint8_t thread;
+    uint32_t *ev, n, cap;
+};
+
+struct windex {
+    struct wgroup *g;
+    uint32_t ng, gcap;
+    uint64_t *keys; /* open addressing over the keys waits touch */
+    uint8_t *used;
+    uint32_t *head; /* per key slot: its first group */
+    uint32_t kcap;
+};
+
+/* The slot of `key`: where it is, or the empty one where it would go. */
+static uint32_t wkey_slot(const struct windex *w, uint64_t key)
+{
+    uint32_t j = (uint32_t)ravel__hash_ptr(key) & (w->kcap - 1);
+    while (w->used[j] && w->keys[j] != key)
+        j = (j + 1) & (w->kcap - 1);
+    return j;
+}
+
+/* The group of (key slot j, class, thread), made if there is none. */
+static struct wgroup *wgroup_of(struct windex *w, uint32_t j, uint8_t cls,
+                                uint32_t th)
+{
+    for (uint32_t i = w->head[j]; i != RAVEL__NONE; i = w->g[i].next)
+        if (w->g[i].cls == cls && w->g[i].thread == th)
+            return &w->g[i];
+    if (w->ng == w->gcap) {
+        w->gcap = w->gcap ? w->gcap * 2 : 64;
+        w->g = realloc(w->g, w->gcap * sizeof *w->g);
+        RAVEL__CHECK(w->g != NULL);
+    }
+    struct wgroup *g = &w->g[w->ng];
+    memset(g, 0, sizeof *g);
+    g->key = w->keys[j];
+    g->cls = cls;
+    g->thread = (uint8_t)th;
+    g->next = w->head[j];
+    w->head[j] = w->ng++;
+    return g;
+}
+
+static void wgroup_push(struct wgroup *g, uint32_t e)
+{
+    if (g->n && g->ev[g->n - 1] == e)
+        return;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 16;
+        g->ev = realloc(g->ev, g->cap * sizeof *g->ev);
+        RAVEL__CHECK(g->ev != NULL);
+    }
+    g->ev[g->n++] = e;
+}
+
+static bool is_wait(const struct ravel__event *w)
+{
+    return (w->flags & RAVEL__EV_BLOCKING) && w->thread < 64 &&
+           w->kind >= RAVEL__OP_FD_NEW && w->kind <= RAVEL__OP_FD_POLL_ALL;
+}
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The reversal of the race between event e1 and thread u's wait e2. */
+static int wait_race(struct sys *s, const struct ravel__exec *x,
+                     const struct ravel__wctx *c, uint32_t e1, uint32_t e2)
+{
+    uint32_t u = x->events[e2].thread;
+    uint32_t pi = s->ev_pidx[s->blk_first[e1]];
+    if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
+        return 0;
+    const struct ravel__pathent *pe = &my_path(s)[pi];
+    struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
+    if (nd->nvalues || !(nd->enabled & bit(u)) || (nd->done & bit(u)) ||
+        (nd->sleep & bit(u)) || (nd->backtrack & bit(u)))
+        return 0;
+    if (s->debug)
+        dbg(s, "wait race %u(%s) < %u(%s): node %u\n", e1,
+            x->threads[x->events[e1].thread].name, e2, x->threads[u].name,
+            pi);
+    if (s->mode != MODE_OPTIMAL) {
+        nd->backtrack |= bit(u);
+        return 0;
+    }
+    ravel__wseq_single(&s->v, c, u, nd->step);
+    return ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0 ? -1 : 0;
+}
+
+/* Appends to cand the events of g after the first `have` of its thread's
+ * (those happen before the waiting thread's previous event). */
+static void wgroup_after(const struct wgroup *g, const struct ravel__hb *hb,
+                         uint32_t have, uint32_t **cand, uint32_t *ncand,
+                         uint32_t *candcap)
+{
+    uint32_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (hb->tindex[g->ev[mid]] <= have)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (*ncand + (g->n - lo) > *candcap) {
+        *candcap = *ncand + (g->n - lo) + 64;
+        *cand = realloc(*cand, *candcap * sizeof **cand);
+        RAVEL__CHECK(*cand != NULL);
+    }
+    for (uint32_t k = lo; k < g->n; k++)
+        (*cand)[(*ncand)++] = g->ev[k];
+}
+
 static int wait_races(struct sys *s, const struct ravel__exec *x,
                       const struct ravel__wctx *c)
 {
     uint32_t n = x->nevents;
-    for (uint32_t e2 = 0; e2 < n; e2++) {
-        const struct ravel__event *w = &x->events[e2];
-        uint32_t u = w->thread;
-        if (!(w->flags & RAVEL__EV_BLOCKING) || u >= 64 ||
-            w->kind < RAVEL__OP_FD_NEW || w->kind > RAVEL__OP_FD_POLL_ALL)
+    uint32_t nwaits = 0;
+    for (uint32_t e = 0; e < n; e++)
+        nwaits += is_wait(&x->events[e]);
+    if (!nwaits || x->nthreads > 64)
+        return 0;
+    /* The keys the waits touch. */
+    struct windex w = {0};
+    w.kcap = 64;
+    while (w.kcap < 4 * nwaits)
+        w.kcap *= 2;
+    w.keys = malloc(w.kcap * sizeof *w.keys);
+    w.used = calloc(w.kcap, 1);
+    w.head = malloc(w.kcap * sizeof *w.head);
+    RAVEL__CHECK(w.keys && w.used && w.head);
+    for (uint32_t j = 0; j < w.kcap; j++)
+        w.head[j] = RAVEL__NONE;
+    for (uint32_t e = 0; e < n; e++) {
+        if (!is_wait(&x->events[e]))
             continue;
         struct ravel__access pa;
         struct ravel__kaccess pk;
-        ravel__event_access_any(w, &pa);
+        ravel__event_access_any(&x->events[e], &pa);
         ravel__access_keys(&pa, x, &pk);
-        uint32_t ulast = RAVEL__NONE;
-        for (uint32_t k = e2; k-- > 0;)
-            if (x->events[k].thread == u) {
-                ulast = k;
-                break;
-            }
-        for (uint32_t e1 = e2; e1-- > 0;) {
-            const struct ravel__event *ev = &x->events[e1];
-            if (ev->thread == u)
-                continue;
-            if (ulast != RAVEL__NONE && e1 < ulast &&
-                ravel__hb_before(&s->hb, x, e1, ulast))
-                continue;
-            struct ravel__access ea;
-            struct ravel__kaccess ek;
-            ravel__event_access_any(ev, &ea);
-            ravel__access_keys(&ea, x, &ek);
-            if (!ravel__kaccess_dependent(&pk, &ek))
-                continue;
-            uint32_t pi = s->ev_pidx[s->blk_first[e1]];
-            if (pi == RAVEL__NONE || pi >= my_lane(s)->depth)
-                continue;
-            const struct ravel__pathent *pe = &my_path(s)[pi];
-            struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
-            if (nd->nvalues || !(nd->enabled & bit(u)) ||
-                (nd->done & bit(u)) || (nd->sleep & bit(u)) ||
-                (nd->backtrack & bit(u)))
-                continue;
-            if (s->debug)
-                dbg(s, "wait race %u(%s) < %u(%s): node %u\n", e1,
-                    x->threads[ev->thread].name, e2, x->threads[u].name, pi);
-            if (s->mode != MODE_OPTIMAL) {
-                nd->backtrack |= bit(u);
-                continue;
-            }
-            ravel__wseq_single(&s->v, c, u, nd->step);
-            if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
-                return -1;
+        for (uint8_t i = 0; i < pk.n; i++) {
+            uint32_t j = wkey_slot(&w, pk.key[i]);
+            w.keys[j] = pk.key[i];
+            w.used[j] = 1;
         }
     }
-    return 0;
+    /* exit()'s events (global: dependent with every access), few. */
+    uint32_t *glob = NULL, nglob = 0, globcap = 0;
+    uint32_t tlast[64];
+    for (uint32_t u = 0; u < 64; u++)
+        tlast[u] = RAVEL__NONE;
+    uint32_t *cand = NULL;
+    uint32_t ncand = 0, candcap = 0;
+    int rc = 0;
+    for (uint32_t e2 = 0; e2 < n && rc == 0; e2++) {
+        const struct ravel__event *ev = &x->events[e2];
+        uint32_t th = ev->thread;
+        struct ravel__access ea;
+        struct ravel__kaccess ek;
+        ravel__event_access_any(ev, &ea);
+        ravel__access_keys(&ea, x, &ek);
+        if (is_wait(ev)) {
+            /* Candidates: events before e2 of other threads, dependent
+             * with it, not happening before th's previous event (whose
+             * clock counts, per thread, the events that do). */
+            const uint32_t *clk =
+                tlast[th] != RAVEL__NONE
+                    ? ravel__hb_clock(&s->hb, tlast[th])
+                    : NULL;
+            ncand = 0;
+            for (uint8_t i = 0; i < ek.n; i++) {
+                uint32_t j = wkey_slot(&w, ek.key[i]);
+                for (uint32_t gi = w.head[j]; gi != RAVEL__NONE;
+                     gi = w.g[gi].next) {
+                    const struct wgroup *g = &w.g[gi];
+                    if (g->thread == th)
+                        continue;
+                    struct ravel__kaccess one = {0}, mine = {0};
+                    one.n = mine.n = 1;
+                    one.key[0] = mine.key[0] = g->key;
+                    one.cls[0] = g->cls;
+                    mine.cls[0] = ek.cls[i];
+                    if (!ravel__kaccess_dependent(&mine, &one))
+                        continue;
+                    wgroup_after(g, &s->hb, clk ? clk[g->thread] : 0, &cand,
+                                 &ncand, &candcap);
+                }
+            }
+            for (uint32_t k = 0; k < nglob; k++) {
+                uint32_t e1 = glob[k], t1 = x->events[e1].thread;
+                if (t1 == th || (clk && s->hb.tindex[e1] <= clk[t1]))
+                    continue;
+                if (ncand == candcap) {
+                    candcap = candcap * 2 + 64;
+                    cand = realloc(cand, candcap * sizeof *cand);
+                    RAVEL__CHECK(cand != NULL);
+                }
+                cand[ncand++] = e1;
+            }
+            if (ncand > 1)
+                qsort(cand, ncand, sizeof *cand, cmp_u32_desc);
+            uint32_t prev = RAVEL__NONE;
+            for (uint32_t k = 0; k < ncand && rc == 0; k++) {
+                if (cand[k] == prev)
+                    continue;
+                prev = cand[k];
+                rc = wait_race(s, x, c, cand[k], e2);
+            }
+        }
+        /* Index e2 under the keys waits touch. */
+        for (uint8_t i = 0; i < ek.n; i++) {
+            uint32_t j = wkey_slot(&w, ek.key[i]);
+            if (w.used[j])
+                wgroup_push(wgroup_of(&w, j, ek.cls[i], th), e2);
+        }
+        if (ek.global) {
+            if (nglob == globcap) {
+                globcap = globcap * 2 + 4;
+                glob = realloc(glob, globcap * sizeof *glob);
+                RAVEL__CHECK(glob != NULL);
+            }
+            glob[nglob++] = e2;
+        }
+        tlast[th] = e2;
+    }
+    for (uint32_t gi = 0; gi < w.ng; gi++)
+        free(w.g[gi].ev);
+    free(w.g);
+    free(w.keys);
+    free(w.used);
+    free(w.head);
+    free(cand);
+    free(glob);
+    return rc;
 }
 
 /* Records what the finished execution shows must still be explored.

@@ -36,15 +36,23 @@ bool ravel__traces_add_fingerprint(struct ravel__traces *t, uint64_t fp)
 
 bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x)
 {
-    if (ravel__hb_compute(&t->hb, x, 0, NULL, NULL) != 0) {
+    uint64_t fp;
+    int rc = ravel__hbfp_fingerprint(&t->fp, x, &fp);
+    if (rc > 0) {
+        rc = ravel__hb_compute(&t->hb, x, 0, NULL, NULL);
+        if (rc == 0)
+            fp = ravel__hb_fingerprint(&t->hb, x);
+    }
+    if (rc != 0) {
         t->unknown++;
         return false;
     }
-    return ravel__traces_add_fingerprint(t, ravel__hb_fingerprint(&t->hb, x));
+    return ravel__traces_add_fingerprint(t, fp);
 }
 
 void ravel__traces_free(struct ravel__traces *t)
 {
+    ravel__hbfp_free(&t->fp);
     ravel__hb_free(&t->hb);
     free(t->set);
     t->set = NULL;

@@ -5,7 +5,10 @@
  * independent operations (depend.h). Each complete execution is reduced to
  * a 64-bit fingerprint of its happens-before order, and the distinct
  * fingerprints are counted: exact for the systematic strategies, a
- * measure of coverage for random ones.
+ * measure of coverage for random ones. Random and PCT count this way;
+ * the fingerprint is computed in one pass that keeps no clock per event
+ * (ravel__hbfp_fingerprint), so a long execution costs them the event
+ * log and little more.
  */
 #ifndef RAVEL_TRACES_H
 #define RAVEL_TRACES_H
@@ -13,7 +16,8 @@
 #include "depend.h"
 
 struct ravel__traces {
-    struct ravel__hb hb;
+    struct ravel__hbfp fp; /* the fingerprint in one pass */
+    struct ravel__hb hb;   /* where that pass cannot (tso) */
     uint64_t *set; /* open addressing; 0 = empty */
     size_t cap, n;
     uint64_t unknown; /* executions with too many threads to analyse */
