@@ -27,7 +27,8 @@
  *     WAIT     joining a condition variable's waiters
  *     NOTIFY   signal, broadcast: which waiters it wakes depends on who
  *              waits
- *     WOKEN    leaving the waiters (signaled, or timed out)
+ *     WOKEN    taking the mutex back after a signal or broadcast (a
+ *              wake that timed out, or may have, is TEST instead)
  *
  *     dependent?  READ WRITE ACQ  REL  TEST SHARED WAIT NOTIFY WOKEN TAKE GIVE
  *     READ         -    x    -    -    -    -      -    -      -     -    -
@@ -37,15 +38,21 @@
  *     TEST         -    -    x    x    x    x      x    x      x     x    x
  *     SHARED       -    -    x    -    x    -      -    -      -     -    -
  *     WAIT         -    -    -    -    x    -      -    x      -     -    -
- *     NOTIFY       -    -    -    -    x    -      x    x      x     -    -
- *     WOKEN        -    -    -    -    x    -      -    x      -     -    -
+ *     NOTIFY       -    -    -    -    x    -      x    x      -     -    -
+ *     WOKEN        -    -    -    -    x    -      -    -      -     -    -
  *     TAKE         -    -    -    -    x    -      -    -      -     x    -
  *     GIVE         -    -    -    -    x    -      -    -      -     -    -
  *
  * Two waits commute (a signal may wake either: a data choice), and a wait
  * commutes with another thread's wake: making them dependent would hide
  * the race between a lock and a woken thread taking the mutex back behind
- * the wait that released it.
+ * the wait that released it. For the same reason a notification commutes
+ * with a wake: the thread left the waiters when it was notified, so later
+ * notifications do not see it. The one that woke it happens before the
+ * wake (an edge of its own, from the event the wake records), and
+ * enables it. A notification that found nobody waiting was once ordered
+ * before the wake and hid the race between main's next lock and the
+ * woken worker (tests/dpor/progs/condvar_shutdown.c).
  *
  * Two sem_waits compete for the units; a sem_post commutes with another
  * post, and with a sem_wait that can run anyway (both enabled: the count
@@ -65,8 +72,9 @@
  * other threads.
  *
  * Happens-before (for DPOR's races and for identifying traces) is program
- * order, dependency, creating a thread before its first event, and a
- * lock's release before its next acquisition. That last edge is added
+ * order, dependency, creating a thread before its first event, a
+ * notification before the wake it caused, and a lock's release before
+ * its next acquisition. That last edge is added
  * after the acquisition was checked against earlier acquisitions, so that
  * it never hides the race between two critical sections. Vector clocks are per event and only support up to
  * RAVEL__HB_THREADS threads; executions with more are not handled by the
