@@ -1002,8 +1002,9 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
  * u may sleep there, or have had its turn there already, while v must
  * begin with a third thread's steps (tests/oracle/regress/
  * source_pending_asleep: 'exhausted' was printed with a final state
- * missed). Conservative: more races than a complete execution's, never
- * fewer.
+ * missed). Only races are reversed: per other thread, its latest
+ * dependent event that happens before no other such event (an earlier
+ * one is ordered before the pending operation through it).
  *
  * An execution abandoned because every enabled thread slept is cut short
  * too. The sleepers (skip) are covered: each one's next step was explored
