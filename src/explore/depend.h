@@ -63,6 +63,8 @@
  * would order things that need not be, and hide their races; the race
  * that matters is between the two waits (tests/oracle/regress/
  * cond_sem_deadlock: a deadlock when the other waiter goes first).
+ * Optimal DPOR's wakeup sequences still need the enabling: wakeup.c
+ * counts the units each wait of a sequence would meet (sems_ok).
  *
  * A release and an acquire of the same lock are never enabled at the same
  * time (the lock is held), so they are independent; making them dependent

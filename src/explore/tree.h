@@ -66,6 +66,7 @@ struct ravel__wnode {
      * that follows the step takes `value` and pops the next one into
      * it (ravel__tree_wvalue_pop). */
     uint32_t vmore;
+    uint32_t nvals;   /* how many values `value` was chosen among */
     uint64_t tkey;
     struct ravel__kaccess acc;
 };
@@ -182,6 +183,7 @@ struct ravel__tree {
     _Atomic uint64_t executions, complete, blocked, fp_count;
     _Atomic uint64_t complete_plain;
     _Atomic uint64_t fp_digest; /* sum of a hash of each fingerprint */
+    _Atomic uint8_t fp_full; /* a fingerprint did not fit: fp_count is low */
     uint64_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off;
     /* Work units (one lane only). */
     uint64_t units_off, uentries_off;

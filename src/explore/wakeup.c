@@ -172,6 +172,97 @@ static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
     return true;
 }
 
+/* What event f did to its semaphore's count. */
+static int sem_delta(const struct ravel__event *ev)
+{
+    if (ev->flags & (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT | RAVEL__EV_ERROR))
+        return 0;
+    switch (ev->kind) {
+    case RAVEL__OP_SEM_POST:
+        return 1;
+    case RAVEL__OP_SEM_WAIT:
+    case RAVEL__OP_SEM_TRYWAIT:
+    case RAVEL__OP_SEM_TIMEDWAIT:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+/* Can v's sem_waits run where v starts? A post and a wait are
+ * independent and a post->wait edge is not part of happens-before
+ * (depend.h says why), so v may hold a wait whose unit came from a post
+ * that happens after s and is not in v: such a v cannot run, and the
+ * reversal it stands for needs another race reversed first (the one that
+ * put the post after s), whose own execution meets this race again with
+ * the post in v. A wait that finds a unit only thanks to a post earlier
+ * in v, and is its thread's first step in v, is marked after_give: it
+ * cannot start v (ravel__wseq_weak_initial).
+ *
+ * Counts: a wait's event holds the count it left, so the count it met in
+ * the execution was value + 1; in v it meets that minus what the events
+ * left out of v (from s on) added. Linear in the span; up to MAX_SEMS
+ * semaphores are checked per v (beyond, v is kept as it is). */
+#define MAX_SEMS 8
+static bool sems_ok(struct ravel__wseq *v, const struct ravel__wctx *c,
+                    uint32_t s)
+{
+    const struct ravel__exec *x = c->x;
+    uint32_t obj[MAX_SEMS], nobj = 0, end = 0;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const struct ravel__wentry *en = &v->e[k];
+        for (uint32_t f = en->first; f <= en->last && f < x->nevents; f++) {
+            if (x->events[f].kind != RAVEL__OP_SEM_WAIT)
+                continue;
+            uint32_t i = 0;
+            while (i < nobj && obj[i] != x->events[f].obj)
+                i++;
+            if (i == MAX_SEMS)
+                return true;
+            if (i == nobj)
+                obj[nobj++] = x->events[f].obj;
+            end = f + 1;
+        }
+    }
+    if (!nobj)
+        return true;
+    int64_t left_out[MAX_SEMS] = {0}, gives[MAX_SEMS] = {0};
+    uint64_t seen = 0; /* threads with a step in v so far */
+    uint32_t k = 0;
+    for (uint32_t f = s; f < end; f++) {
+        while (k < v->n && v->e[k].last < f) {
+            seen |= (uint64_t)1 << (v->e[k].thread % 64);
+            k++;
+        }
+        const struct ravel__event *ev = &x->events[f];
+        int d = sem_delta(ev);
+        if (!d)
+            continue;
+        uint32_t i = 0;
+        while (i < nobj && obj[i] != ev->obj)
+            i++;
+        if (i == nobj)
+            continue;
+        bool in = k < v->n && v->e[k].first <= f;
+        if (!in) {
+            left_out[i] += d;
+            continue;
+        }
+        if (ev->kind == RAVEL__OP_SEM_WAIT) {
+            int64_t met = ev->value + 1 - left_out[i];
+            if (met < 1)
+                return false;
+            struct ravel__wentry *en = &v->e[k];
+            if (met - gives[i] < 1 && en->first == en->last &&
+                !(seen & ((uint64_t)1 << (en->thread % 64))))
+                en->after_give = true;
+        }
+        if (d > 0)
+            gives[i] += d;
+    }
+    return true;
+}
+
 /* Appends v's last step, of thread t2 with accesses acc and index tfirst
  * within its thread, and its predecessors within v. */
 static struct ravel__wentry *push_last(struct ravel__wseq *v,
@@ -219,6 +310,8 @@ bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
     en->last = e2;
     block_values(c, b2, en);
     block_access(c, b2, e2, false, &en->acc);
+    if (!sems_ok(v, c, s))
+        return false;
     last_clock(v, c);
     v->e2clk[t2] = hb->tindex[e2];
     return true;
@@ -235,6 +328,8 @@ bool ravel__wseq_build_pending(struct ravel__wseq *v,
     struct ravel__wentry *en = push_last(v, c, t, nth + 1);
     en->first = en->last = n;
     ravel__wnext_access(c, t, n, &en->acc);
+    if (!sems_ok(v, c, s))
+        return false;
     last_clock(v, c);
     return true;
 }
@@ -290,6 +385,18 @@ void ravel__wnext_access(const struct ravel__wctx *c, uint32_t t, uint32_t e,
     ravel__access_keys(&pa, x, a);
 }
 
+/* Does a step with accesses a post to the semaphore b waits on? */
+static bool gives_to(const struct ravel__kaccess *a,
+                     const struct ravel__kaccess *b)
+{
+    for (uint8_t i = 0; i < a->n; i++)
+        for (uint8_t k = 0; k < b->n; k++)
+            if (a->key[i] == b->key[k] && a->cls[i] == RAVEL__ACC_GIVE &&
+                b->cls[k] == RAVEL__ACC_TAKE)
+                return true;
+    return false;
+}
+
 bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
                               const struct ravel__kaccess *acc)
 {
@@ -298,11 +405,15 @@ bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
         if (!v->e[k].removed && v->e[k].tkey == tkey)
             break;
     if (k < v->n) {
-        /* Its first step in v must have no predecessor in v. */
-        const uint32_t *clk = v->e[k].clk;
+        /* Its first step in v must have no predecessor in v; a wait
+         * that needs a post of v has that post for one. */
+        const struct ravel__wentry *en = &v->e[k];
         for (uint32_t j = 0; j < k; j++) {
             const struct ravel__wentry *p = &v->e[j];
-            if (!p->removed && clk[p->thread] >= p->tfirst)
+            if (p->removed)
+                continue;
+            if (en->clk[p->thread] >= p->tfirst ||
+                (en->after_give && gives_to(&p->acc, &en->acc)))
                 return false;
         }
         return true;
@@ -337,6 +448,7 @@ static int append(struct ravel__tree *t, uint32_t *list,
         w->tkey = en->tkey;
         w->slot = top ? en->thread : RAVEL__NONE;
         w->value = en->value;
+        w->nvals = en->vn ? en->vc[0].n : 0;
         w->acc = en->acc;
         /* The block's further data choices, as a chain. */
         uint32_t *vlink = &w->vmore;
@@ -389,11 +501,89 @@ static bool value_differs(struct ravel__tree *t,
     return false;
 }
 
-int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
-                       struct ravel__wseq *v)
+static bool in_v(const struct ravel__wseq *v, uint64_t tkey)
 {
-    uint32_t left = v->n;
-    bool top = true;
+    for (uint32_t k = 0; k < v->n; k++)
+        if (!v->e[k].removed && v->e[k].tkey == tkey)
+            return true;
+    return false;
+}
+
+static int insert_at(struct ravel__tree *t, uint32_t *list,
+                     struct ravel__wseq *v, uint32_t left, bool top);
+
+/* w0, a step that makes a data choice, of a thread with no step in v, is
+ * a weak initial of v: v goes on after it whatever it chooses. Its
+ * siblings of the same thread are its other values (the value node it
+ * creates replays them): v's rest goes under each, for the execution v
+ * came from may have made any of those choices later. Values with no
+ * step here get one now (with v's rest alone after it): a step for that
+ * value recorded later, with a continuation of its own, then merges
+ * with it instead of replacing what v needs. */
+static int insert_values(struct ravel__tree *t, uint32_t *list,
+                         uint32_t w0, struct ravel__wseq *v, uint32_t left)
+{
+    uint64_t tkey = ravel__tree_wnode(t, w0)->tkey;
+    uint32_t nvals = ravel__tree_wnode(t, w0)->nvals;
+    uint64_t have = 0, made = 0;
+    uint32_t *tail = list;
+    for (uint32_t i = *list; i != RAVEL__NIL;) {
+        const struct ravel__wnode *w = ravel__tree_wnode(t, i);
+        if (w->tkey == tkey && w->value < 64)
+            have |= (uint64_t)1 << w->value;
+        tail = &ravel__tree_wnode(t, i)->sibling;
+        i = w->sibling;
+    }
+    for (uint32_t val = 0; val < nvals && val < 64; val++) {
+        if (have & ((uint64_t)1 << val))
+            continue;
+        uint32_t i = ravel__tree_wnode_new(t);
+        if (i == RAVEL__NIL)
+            return -1;
+        struct ravel__wnode *w = ravel__tree_wnode(t, i);
+        const struct ravel__wnode *src = ravel__tree_wnode(t, w0);
+        w->tkey = src->tkey;
+        w->slot = src->slot;
+        w->acc = src->acc;
+        w->nvals = src->nvals;
+        w->value = val;
+        w->child = w->sibling = w->vmore = RAVEL__NIL;
+        *tail = i;
+        tail = &w->sibling;
+        made |= (uint64_t)1 << val;
+    }
+    int rc = made ? 1 : 0;
+    bool *saved = malloc(v->n * sizeof *saved);
+    RAVEL__CHECK(saved != NULL);
+    for (uint32_t k = 0; k < v->n; k++)
+        saved[k] = v->e[k].removed;
+    for (uint32_t i = *list; i != RAVEL__NIL;
+         i = ravel__tree_wnode(t, i)->sibling) {
+        struct ravel__wnode *w = ravel__tree_wnode(t, i);
+        if (w->tkey != tkey)
+            continue;
+        bool fresh = w->value < 64 && w->vmore == RAVEL__NIL &&
+                     (made & ((uint64_t)1 << w->value));
+        if (w->child == RAVEL__NIL && !fresh)
+            continue; /* a leaf: exploring it covers v */
+        int r = insert_at(t, &ravel__tree_wnode(t, i)->child, v, left,
+                          false);
+        for (uint32_t k = 0; k < v->n; k++)
+            v->e[k].removed = saved[k];
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if (r > 0)
+            rc = 1;
+    }
+    free(saved);
+    return rc;
+}
+
+static int insert_at(struct ravel__tree *t, uint32_t *list,
+                     struct ravel__wseq *v, uint32_t left, bool top)
+{
     for (;;) {
         uint32_t found = RAVEL__NIL;
         for (uint32_t i = *list; i != RAVEL__NIL;
@@ -408,6 +598,8 @@ int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
         if (found == RAVEL__NIL)
             return append(t, list, v, top);
         struct ravel__wnode *w = ravel__tree_wnode(t, found);
+        if (w->value != RAVEL__NONE && !in_v(v, w->tkey))
+            return insert_values(t, list, found, v, left);
         if (w->child == RAVEL__NIL)
             return 0; /* a leaf: exploring it covers v */
         for (uint32_t k = 0; k < v->n; k++) {
@@ -422,6 +614,12 @@ int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
         list = &w->child;
         top = false;
     }
+}
+
+int ravel__wseq_insert(struct ravel__tree *t, uint32_t *list,
+                       struct ravel__wseq *v)
+{
+    return insert_at(t, list, v, v->n, true);
 }
 
 void ravel__wseq_free(struct ravel__wseq *v)

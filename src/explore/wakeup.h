@@ -57,6 +57,8 @@ struct ravel__wentry {
     const struct ravel__vchoice *vc; /* all of its block's choices */
     uint32_t vn;                     /* (value is vc[0].value) */
     bool removed;         /* insertion: already matched by a tree step */
+    bool after_give;      /* a sem_wait, its thread's first step in v, that
+                             can run only after a sem_post earlier in v */
     struct ravel__kaccess acc;
     const uint32_t *clk;  /* what happens before it, within v */
 };
@@ -72,7 +74,8 @@ struct ravel__wseq {
  * Builds v for the race e1 < e2, reversed at the choice point whose block
  * starts at event s (s <= e1, same thread). Returns false when the race
  * cannot be reversed there (e2's block began with something that depends
- * on s).
+ * on s, or a sem_wait in v would find no unit: the posts it needs happen
+ * after s).
  */
 bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
                        uint32_t s, uint32_t e2);
@@ -81,7 +84,8 @@ bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
  * t (which never ran: the execution was cut short), reversed at the
  * choice point whose block starts at event s (s <= e1, same thread): the
  * steps after s that do not happen after it, then t's pending step.
- * Returns false when an earlier step of t depends on s.
+ * Returns false when an earlier step of t depends on s, or a sem_wait in
+ * v would find no unit.
  */
 bool ravel__wseq_build_pending(struct ravel__wseq *v,
                                const struct ravel__wctx *c, uint32_t s,
