@@ -692,13 +692,19 @@ static uint64_t fingerprint_end(const struct ravel__exec *x, uint64_t fp,
                                 uint32_t nevents)
 {
     /* Data choices, by thread and position in it (a signal's choice is
-     * in its event, as the thread it woke). */
+     * in its event, as the thread it woke). A block can make several:
+     * they come one after the other, and each is also hashed with its
+     * rank among them, or (0, 1) and (1, 0) would sum alike. */
+    uint64_t rank = 0;
     for (uint32_t i = 0; i < x->nvchoices; i++) {
         const struct ravel__vchoice *v = &x->vchoices[i];
+        const struct ravel__vchoice *p = i ? v - 1 : NULL;
+        rank = p && p->thread == v->thread && p->tstep == v->tstep
+                   ? rank + 1 : 0;
         if (v->data && v->thread < x->nthreads)
             fp += ravel__hash_ptr(x->threads[v->thread].key ^
                                   ((uint64_t)v->tstep << 32 | v->value) ^
-                                  0x7663ULL << 48);
+                                  (0x7663ULL + rank) << 48);
     }
     return fp ^ ravel__hash_ptr(nevents);
 }

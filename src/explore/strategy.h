@@ -33,6 +33,10 @@ struct ravel__explore_stats {
     uint64_t digest;  /* order-independent digest of the set of traces
                          counted by fingerprint (0: not counted so) */
     uint8_t complete; /* the whole space (or the bound) was explored */
+    /* traces is not exact: 1, a lower bound (the fingerprint set filled);
+     * 2, counted per execution by parallel lanes, which can count a
+     * trace twice (when the fingerprint set filled) */
+    uint8_t traces_inexact;
     char guarantee[320]; /* what the run guarantees, for the summary */
     char method[64];     /* how it explored ("optimal DPOR", ...) */
 };

@@ -106,6 +106,7 @@ struct sys {
     struct ravel__wseq v;
     bool multi;        /* this execution has blocks of several events */
     bool fingerprints; /* also count traces by fingerprint */
+    bool lanes_fp;     /* ... only because there are several lanes */
     uint32_t shard, shards; /* --shard (shards 0: not sharded) */
     bool units;             /* explore in work units (--shard, --checkpoint) */
     uint32_t units_per_shard;
@@ -2028,11 +2029,21 @@ static void publish_stats(struct sys *s)
     struct ravel__explore_stats *st = s->base.stats;
     /* DPOR explores each trace once, except that a thread whose step is
      * an atomic section never sleeps: executions with such blocks are
-     * counted by fingerprint. */
+     * counted by fingerprint. So are all executions with several lanes
+     * (two lanes can now and then explore one trace each; not
+     * diagnosed), and of DFS and bounded searches. */
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE || s->fingerprints;
     st->traces = by_fp ? atomic_load(&t->fp_count)
                        : atomic_load(&t->complete_plain) +
                              atomic_load(&t->fp_count);
+    st->traces_inexact = 0;
+    if (atomic_load(&t->fp_full)) { /* some fingerprint was not counted */
+        st->traces_inexact = 1;
+        if (by_fp && s->lanes_fp) {
+            st->traces = atomic_load(&t->complete);
+            st->traces_inexact = 2;
+        }
+    }
     st->blocked = atomic_load(&t->blocked);
     st->bound = t->bound;
     st->digest = by_fp ? atomic_load(&t->fp_digest) : 0;
@@ -2174,6 +2185,16 @@ static void sys_finish(struct ravel__strategy *base)
                  "%sexhausted: all %" PRIu64 " traces of this shard (with "
                  "the other %u shard%s: every trace)",
                  shard, st->traces, s->shards - 1, s->shards > 2 ? "s" : "");
+    else if (s->t->exhausted && s->bk == BOUND_NONE && st->traces_inexact)
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "exhausted: all traces%s (%s %" PRIu64 ": more than the "
+                 "trace-fingerprint set holds%s)",
+                 s->mode == MODE_DFS ? ", every interleaving tried" : "",
+                 st->traces_inexact == 1 ? "at least" : "about",
+                 st->traces,
+                 st->traces_inexact == 1 ? ""
+                                         : "; counted per execution, and "
+                                           "lanes can count one twice");
     else if (s->t->exhausted && s->bk == BOUND_NONE)
         snprintf(st->guarantee, sizeof st->guarantee,
                  "exhausted: all %" PRIu64 " traces%s", st->traces,
@@ -2310,6 +2331,12 @@ struct ravel__strategy *ravel__systematic_new(
         s->mode = MODE_SOURCE;
     else
         s->mode = MODE_OPTIMAL;
+    /* Several lanes count traces by fingerprint: now and then two of
+     * them explore one trace (docs/limits.md). */
+    if (c->lanes > 1 && !s->fingerprints && s->mode != MODE_DFS) {
+        s->fingerprints = true;
+        s->lanes_fp = true;
+    }
     struct ravel__tree *t = c->shared;
     if (c->lane == 0 && !(c->resume && ravel__tree_valid(t))) {
         /* Lane 0 lays out the tree and starts at the root; the other

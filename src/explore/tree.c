@@ -305,6 +305,7 @@ bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full)
         fp = 1;
     if (atomic_load(&t->fp_count) * 2 >= t->fp_cap) {
         *full = true;
+        atomic_store(&t->fp_full, 1);
         return false;
     }
     uint32_t mask = t->fp_cap - 1;

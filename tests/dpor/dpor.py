@@ -223,6 +223,16 @@ def group_choose(args):
         p, s = ravel(args, "--strategy", strategy, "--executions", "0", prog=prog)
         check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion",
               "%s: the value-7 bug was not found: %s %s" % (strategy, p.stdout, p.stderr[-400:]))
+    # Two choices in one block: (0, 1) and (1, 0) are different traces,
+    # whether counted per execution (DPOR, one lane) or by fingerprint
+    # (DFS, --trace-fingerprints, two lanes).
+    pair = os.path.join(args.progs, "choose_pair")
+    for opts in (["--strategy", "dpor", "--jobs", "1"], ["--strategy", "dfs"],
+                 ["--strategy", "dpor", "--jobs", "1", "--trace-fingerprints"],
+                 ["--strategy", "dpor", "--jobs", "2"]):
+        p, s = ravel(args, "--executions", "0", *opts, prog=pair)
+        check(p.returncode == 0 and s and s["complete"] and s["traces"] == 18 and s["traces_exact"],
+              "choose_pair with %s: not 18 traces: %s %s" % (" ".join(opts), p.stdout[-300:], p.stderr[-300:]))
 
 
 def group_assume(args):

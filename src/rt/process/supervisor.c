@@ -988,6 +988,8 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__sb_add(&sb, "null");
     ravel__json_key(&sb, &first, "traces");
     ravel__sb_printf(&sb, "%llu", (unsigned long long)sh->stats.traces);
+    ravel__json_key(&sb, &first, "traces_exact");
+    ravel__sb_add(&sb, sh->stats.traces_inexact ? "false" : "true");
     ravel__json_key(&sb, &first, "trace_digest");
     if (sh->stats.digest)
         ravel__sb_printf(&sb, "\"%016llx\"",
