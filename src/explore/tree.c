@@ -25,6 +25,7 @@
 
 /* Slots of the fingerprint set (8 bytes each; touched only when used). */
 #define FP_SLOTS (1u << 22)
+#define FP_FIRST (1u << 13) /* slots in use at first: 64 KiB */
 /* Wakeup steps available to a run. */
 #define WNODES (1u << 23)
 
@@ -93,6 +94,7 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     t->wn_cap = WNODES;
     t->wn_top = 1;
     t->fp_cap = FP_SLOTS;
+    t->fp_active = FP_FIRST;
     t->bound = -1;
     t->lanes_off = lay.lanes_off;
     t->paths_off = lay.paths_off;
@@ -298,29 +300,57 @@ void ravel__tree_wvalue_pop(struct ravel__tree *t, struct ravel__wnode *w)
 
 /* ---- trace fingerprints ------------------------------------------------------ */
 
+static void fp_insert(uint64_t *set, uint32_t mask, uint64_t fp)
+{
+    uint32_t j = (uint32_t)fp & mask;
+    while (set[j] != 0)
+        j = (j + 1) & mask;
+    set[j] = fp;
+}
+
+/* Doubles the slots in use: takes the fingerprints out, clears the old
+ * slots (the new ones were never written) and puts them back. */
+static bool fp_grow(struct ravel__tree *t, uint64_t *set)
+{
+    uint32_t old = t->fp_active, n = 0;
+    uint64_t *all = malloc((size_t)(atomic_load(&t->fp_count) + 1) *
+                           sizeof *all);
+    if (!all)
+        return false;
+    for (uint32_t j = 0; j < old; j++)
+        if (set[j])
+            all[n++] = set[j];
+    memset(set, 0, (size_t)old * sizeof *set);
+    t->fp_active = old * 2;
+    for (uint32_t i = 0; i < n; i++)
+        fp_insert(set, t->fp_active - 1, all[i]);
+    free(all);
+    return true;
+}
+
 bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full)
 {
-    _Atomic uint64_t *set = (_Atomic uint64_t *)((char *)t + t->fp_off);
+    uint64_t *set = (uint64_t *)((char *)t + t->fp_off);
     if (fp == 0)
         fp = 1;
-    if (atomic_load(&t->fp_count) * 2 >= t->fp_cap) {
-        *full = true;
-        atomic_store(&t->fp_full, 1);
-        return false;
-    }
-    uint32_t mask = t->fp_cap - 1;
-    for (uint32_t j = (uint32_t)fp & mask;; j = (j + 1) & mask) {
-        uint64_t cur = atomic_load_explicit(&set[j], memory_order_relaxed);
-        if (cur == fp)
+    if (!t->fp_active)
+        t->fp_active = t->fp_cap; /* a tree laid out before fp_active */
+    while (atomic_load(&t->fp_count) * 2 >= t->fp_active) {
+        if (t->fp_active >= t->fp_cap || !fp_grow(t, set)) {
+            *full = true;
+            atomic_store(&t->fp_full, 1);
             return false;
-        if (cur == 0) {
-            if (atomic_compare_exchange_strong(&set[j], &cur, fp)) {
-                atomic_fetch_add(&t->fp_count, 1);
-                atomic_fetch_add(&t->fp_digest, ravel__fp_digest_term(fp));
-                return true;
-            }
-            if (cur == fp)
-                return false;
+        }
+    }
+    uint32_t mask = t->fp_active - 1;
+    for (uint32_t j = (uint32_t)fp & mask;; j = (j + 1) & mask) {
+        if (set[j] == fp)
+            return false;
+        if (set[j] == 0) {
+            set[j] = fp;
+            atomic_fetch_add(&t->fp_count, 1);
+            atomic_fetch_add(&t->fp_digest, ravel__fp_digest_term(fp));
+            return true;
         }
     }
 }
@@ -339,7 +369,8 @@ int ravel__tree_fp_write(const struct ravel__tree *t, int fd)
                            sizeof *all);
     if (!all)
         return -1;
-    for (uint32_t j = 0; j < t->fp_cap; j++)
+    uint32_t slots = t->fp_active ? t->fp_active : t->fp_cap;
+    for (uint32_t j = 0; j < slots; j++)
         if (set[j])
             all[n++] = set[j];
     qsort(all, n, sizeof *all, cmp_u64);

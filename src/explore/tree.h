@@ -178,6 +178,7 @@ struct ravel__tree {
     uint32_t wn_cap, wn_top;
     _Atomic uint32_t wn_free;
     uint32_t fp_cap; /* slots of the shared trace-fingerprint set */
+    uint32_t fp_active; /* of which in use now (a power of two) */
     /* Totals over all lanes. Complete executions without atomic sections
      * are distinct traces; those with are counted by fingerprint. */
     _Atomic uint64_t executions, complete, blocked, fp_count;
@@ -277,7 +278,11 @@ static inline uint64_t ravel__fp_digest_term(uint64_t fp)
 }
 
 /* Adds a trace fingerprint to the shared set; true if it is new. When the
- * set is full nothing is added and false is returned (*full set). */
+ * set is full nothing is added and false is returned (*full set). Called
+ * with the tree's lock held (or by one lane alone): the set uses only the
+ * first fp_active slots of its region and doubles them, rehashing, when
+ * half are taken, so a search with few traces touches few pages (each
+ * first touch is a page fault, and faults are dear in virtual machines). */
 bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full);
 
 /* Writes every fingerprint of the shared set to fd, one hexadecimal
