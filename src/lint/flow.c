@@ -327,6 +327,89 @@ static void ls_keep_iface(const struct ravel__lint_prog *p, struct ravel__lint_l
         }                                                                      \
     } while (0)
 
+/* ---- interned sets ------------------------------------------------------- */
+
+static void sort_u32(uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+static uint32_t set_hash(uint32_t n, uint32_t all, const uint32_t *v)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (n * 2 + all + 1);
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ v[i]) * 0x100000001b3ULL;
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+/* Both pools are the same open-addressing table over a growing array;
+ * the macro keeps the two element types apart without a void* layer. */
+#define INTERN(pool, T, s)                                                     \
+    do {                                                                       \
+        T c_;                                                                  \
+        memset(&c_, 0, sizeof c_);                                             \
+        c_.n = (s)->n;                                                         \
+        c_.all = (s)->all;                                                     \
+        memcpy(c_.v, (s)->v, (size_t)(s)->n * sizeof c_.v[0]);                 \
+        sort_u32(c_.v, c_.n);                                                  \
+        if ((pool)->n == 0) { /* id 0: the empty set */                        \
+            (pool)->cap = 64;                                                  \
+            (pool)->v = calloc((pool)->cap, sizeof *(pool)->v);                \
+            (pool)->hash_cap = 128;                                            \
+            (pool)->hash = malloc((pool)->hash_cap * sizeof *(pool)->hash);    \
+            RAVEL__CHECK((pool)->v && (pool)->hash);                           \
+            memset((pool)->hash, 0xff, (pool)->hash_cap * sizeof *(pool)->hash); \
+            (pool)->hash[set_hash(0, 0, NULL) & ((pool)->hash_cap - 1)] = 0;   \
+            (pool)->n = 1;                                                     \
+        }                                                                      \
+        if (((pool)->n + 1) * 2 > (pool)->hash_cap) {                          \
+            uint32_t hc_ = (pool)->hash_cap * 2;                               \
+            uint32_t *nh_ = malloc((size_t)hc_ * sizeof *nh_);                 \
+            RAVEL__CHECK(nh_ != NULL);                                         \
+            memset(nh_, 0xff, (size_t)hc_ * sizeof *nh_);                      \
+            for (uint32_t i_ = 0; i_ < (pool)->n; i_++) {                      \
+                const T *o_ = &(pool)->v[i_];                                  \
+                uint32_t h_ = set_hash(o_->n, o_->all, o_->v) & (hc_ - 1);     \
+                while (nh_[h_] != NONE)                                        \
+                    h_ = (h_ + 1) & (hc_ - 1);                                 \
+                nh_[h_] = i_;                                                  \
+            }                                                                  \
+            free((pool)->hash);                                                \
+            (pool)->hash = nh_;                                                \
+            (pool)->hash_cap = hc_;                                            \
+        }                                                                      \
+        uint32_t m_ = (pool)->hash_cap - 1;                                    \
+        uint32_t h_ = set_hash(c_.n, c_.all, c_.v) & m_;                       \
+        while ((pool)->hash[h_] != NONE) {                                     \
+            const T *o_ = &(pool)->v[(pool)->hash[h_]];                        \
+            if (o_->n == c_.n && o_->all == c_.all &&                          \
+                !memcmp(o_->v, c_.v, (size_t)c_.n * sizeof c_.v[0]))           \
+                return (pool)->hash[h_];                                       \
+            h_ = (h_ + 1) & m_;                                                \
+        }                                                                      \
+        PUSH((pool)->v, (pool)->n, (pool)->cap);                               \
+        (pool)->v[(pool)->n] = c_;                                             \
+        (pool)->hash[h_] = (pool)->n;                                          \
+        return (pool)->n++;                                                    \
+    } while (0)
+
+uint32_t ravel__lint_ls_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_lockset *s)
+{
+    INTERN(&cx->lsets, struct ravel__lint_lockset, s);
+}
+
+uint32_t ravel__lint_ts_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_tset *s)
+{
+    INTERN(&cx->tsets, struct ravel__lint_tset, s);
+}
+
 static void summary_reset(struct ravel__lint_summary *s, bool keep_insts)
 {
     s->done = false;
@@ -363,6 +446,12 @@ void ravel__lint_ctx_free(struct ravel__lint_ctx *cx)
     cx->sym_state = NULL;
     free(cx->ev_loop);
     free(cx->local_esc);
+    free(cx->lsets.v);
+    free(cx->lsets.hash);
+    free(cx->tsets.v);
+    free(cx->tsets.hash);
+    memset(&cx->lsets, 0, sizeof cx->lsets);
+    memset(&cx->tsets, 0, sizeof cx->tsets);
     cx->sum = NULL;
     cx->sym_spec = NULL;
     cx->ev_loop = NULL;
@@ -636,6 +725,11 @@ struct fctx {
     struct ravel__lint_summary *sum;
     uint32_t *gstores; /* global-rooted addresses the function stores to */
     uint32_t ngstores;
+    /* The last state's sets interned by add_acc_st, and their ids. */
+    bool st_ok;
+    struct ravel__lint_lockset st_held, st_rel;
+    struct ravel__lint_tset st_live;
+    uint32_t st_held_id, st_rel_id, st_live_id;
 };
 
 static uint32_t arg(const struct ravel__lint_prog *p, const struct ravel__lint_event *e,
@@ -747,10 +841,10 @@ static void lib_state_init(struct ravel__lint_ctx *cx)
 }
 
 static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap);
-static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
-                    const struct ravel__lint_lockset *held,
-                    const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early);
+static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
+                    uint32_t rel, uint32_t live, uint8_t once, uint8_t early);
+static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uint32_t ev,
+                       uint8_t write);
 
 /* The memory a call of a C library function without a body accesses:
  * its hidden state, and what it writes through its arguments. */
@@ -761,11 +855,8 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
     const struct ravel__lint_event *e = &p->events[ev];
     if (e->callee == NONE || p->syms[e->callee].def != NONE)
         return;
-    struct ravel__lint_tset live;
-    live_of(st, &live);
     if (cx->sym_state[e->callee] != NONE)
-        add_acc(fx, cx->sym_state[e->callee], ev, 1, &st->held, &st->released, &live,
-                st->guard != 0, st->fresh);
+        add_acc_st(fx, st, cx->sym_state[e->callee], ev, 1);
     const char *n = p->syms[e->callee].name;
     if (!strncmp(n, "__isoc99_", 9)) /* glibc's names for the scanf family */
         n += 9;
@@ -775,8 +866,7 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
         for (uint32_t i = lib_writes[k].from; i < e->nargs; i++) {
             uint32_t ap = arg_ap(p, e, i);
             if (shareable(cx, ap))
-                add_acc(fx, ap, ev, 1, &st->held, &st->released, &live, st->guard != 0,
-                        st->fresh);
+                add_acc_st(fx, st, ap, ev, 1);
             if (!lib_writes[k].all)
                 break;
         }
@@ -1004,11 +1094,10 @@ static uint64_t acc_hash(uint32_t ap, uint32_t ev, uint8_t w)
     return ((uint64_t)ap * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)ev << 1) ^ w;
 }
 
-static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
-                    const struct ravel__lint_lockset *held,
-                    const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early)
+static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
+                    uint32_t rel, uint32_t live, uint8_t once, uint8_t early)
 {
+    struct ravel__lint_ctx *cx = fx->cx;
     struct ravel__lint_summary *s = fx->sum;
     if ((s->naccs + 1) * 2 > s->acchash_cap) {
         uint32_t cap = s->acchash_cap ? s->acchash_cap * 2 : 64;
@@ -1030,9 +1119,21 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
     while (s->acchash[h] != NONE) {
         struct ravel__lint_acc *a = &s->accs[s->acchash[h]];
         if (a->ap == ap && a->ev == ev && a->write == write) {
-            ls_intersect(&a->held, held);
-            ls_union_may(&a->released, rel);
-            ts_union(&a->live, live);
+            if (a->held != held) {
+                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->held);
+                ls_intersect(&x, ravel__lint_ls_get(cx, held));
+                a->held = ravel__lint_ls_intern(cx, &x);
+            }
+            if (a->released != rel) {
+                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->released);
+                ls_union_may(&x, ravel__lint_ls_get(cx, rel));
+                a->released = ravel__lint_ls_intern(cx, &x);
+            }
+            if (a->live != live) {
+                struct ravel__lint_tset x = *ravel__lint_ts_get(cx, a->live);
+                ts_union(&x, ravel__lint_ts_get(cx, live));
+                a->live = ravel__lint_ts_intern(cx, &x);
+            }
             a->once &= once;
             a->early |= early;
             return;
@@ -1040,7 +1141,7 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
         h = (h + 1) & mask;
     }
     if (s->naccs == RAVEL__LINT_ACCS_MAX) {
-        fx->cx->dropped++;
+        cx->dropped++;
         return;
     }
     PUSH(s->accs, s->naccs, s->capaccs);
@@ -1048,12 +1149,31 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
     a->ap = ap;
     a->ev = ev;
     a->write = write;
-    a->held = *held;
-    a->released = *rel;
-    a->live = *live;
+    a->held = held;
+    a->released = rel;
+    a->live = live;
     a->once = once;
     a->early = early;
     s->acchash[h] = s->naccs++;
+}
+
+/* An access made here, in state st. The state's sets are interned once
+ * per state they take (fx->st_*: a block's accesses mostly share them). */
+static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uint32_t ev,
+                       uint8_t write)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    struct ravel__lint_tset live;
+    live_of(st, &live);
+    if (!fx->st_ok || !ls_equal(&fx->st_held, &st->held))
+        fx->st_held_id = ravel__lint_ls_intern(cx, &st->held), fx->st_held = st->held;
+    if (!fx->st_ok || !ls_equal(&fx->st_rel, &st->released))
+        fx->st_rel_id = ravel__lint_ls_intern(cx, &st->released), fx->st_rel = st->released;
+    if (!fx->st_ok || !ts_equal(&fx->st_live, &live))
+        fx->st_live_id = ravel__lint_ts_intern(cx, &live), fx->st_live = live;
+    fx->st_ok = true;
+    add_acc(fx, ap, ev, write, fx->st_held_id, fx->st_rel_id, fx->st_live_id, st->guard != 0,
+            st->fresh);
 }
 
 /* The instance of this function created by event ev (sub: the callee's
@@ -1192,31 +1312,56 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 if (fx->rec)
                     ts_union(&fx->sum->insts[map[i]].live_at, &at);
             }
-            /* 4. Accesses inside the callee. */
+            /* 4. Accesses inside the callee, in our terms. A callee's
+             * accesses share a few distinct sets: each pair of its held
+             * and released sets, and each of its thread sets, is put in
+             * our terms once per call (a small direct-mapped memo). */
             if (fx->rec) {
+                enum { MEMO = 64 };
+                struct {
+                    uint32_t held, rel, L, K;
+                } lm[MEMO];
+                struct {
+                    uint32_t live, C;
+                } tm[MEMO];
+                for (uint32_t i = 0; i < MEMO; i++)
+                    lm[i].held = tm[i].live = NONE;
                 for (uint32_t i = 0; i < S->naccs; i++) {
-                    const struct ravel__lint_acc *ca = &S->accs[i];
-                    uint32_t ap = ravel__lint_ap_subst(p, ca->ap, args, e.nargs);
+                    const struct ravel__lint_acc ca = S->accs[i];
+                    uint32_t ap = ravel__lint_ap_subst(p, ca.ap, args, e.nargs);
                     if (!shareable(cx, ap))
                         continue;
-                    struct ravel__lint_lockset L, K, sk;
-                    ls_subst(p, &sk, &ca->released, args, e.nargs, true);
-                    L = st->held;
-                    ls_minus(&L, &sk);
-                    struct ravel__lint_lockset sl;
-                    ls_subst(p, &sl, &ca->held, args, e.nargs, false);
-                    ls_union_must(&L, &sl);
-                    K = st->released;
-                    ls_union_may(&K, &sk);
-                    struct ravel__lint_tset C = live;
-                    if (ca->live.all)
-                        C.all = 1;
-                    for (uint32_t k = 0; k < ca->live.n; k++)
-                        if (ca->live.v[k] < S->ninsts)
-                            ts_add(&C, map[ca->live.v[k]]);
-                    add_acc(fx, ap, ca->ev, ca->write, &L, &K, &C,
-                            ca->once || st->guard != 0,
-                            ca->early && st->fresh);
+                    uint32_t li = (ca.held * 31 + ca.released) & (MEMO - 1);
+                    if (lm[li].held != ca.held || lm[li].rel != ca.released) {
+                        struct ravel__lint_lockset L, K, sk, sl;
+                        ls_subst(p, &sk, ravel__lint_ls_get(cx, ca.released), args, e.nargs,
+                                 true);
+                        L = st->held;
+                        ls_minus(&L, &sk);
+                        ls_subst(p, &sl, ravel__lint_ls_get(cx, ca.held), args, e.nargs,
+                                 false);
+                        ls_union_must(&L, &sl);
+                        K = st->released;
+                        ls_union_may(&K, &sk);
+                        lm[li].held = ca.held;
+                        lm[li].rel = ca.released;
+                        lm[li].L = ravel__lint_ls_intern(cx, &L);
+                        lm[li].K = ravel__lint_ls_intern(cx, &K);
+                    }
+                    uint32_t ti = ca.live & (MEMO - 1);
+                    if (tm[ti].live != ca.live) {
+                        const struct ravel__lint_tset *cl = ravel__lint_ts_get(cx, ca.live);
+                        struct ravel__lint_tset C = live;
+                        if (cl->all)
+                            C.all = 1;
+                        for (uint32_t k = 0; k < cl->n; k++)
+                            if (cl->v[k] < S->ninsts)
+                                ts_add(&C, map[cl->v[k]]);
+                        tm[ti].live = ca.live;
+                        tm[ti].C = ravel__lint_ts_intern(cx, &C);
+                    }
+                    add_acc(fx, ap, ca.ev, ca.write, lm[li].L, lm[li].K, tm[ti].C,
+                            ca.once || st->guard != 0, ca.early && st->fresh);
                 }
             }
         }
@@ -1369,10 +1514,7 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
         uint32_t ap = arg_ap(cx->prog, e, 0);
         if (!shareable(cx, ap))
             return;
-        struct ravel__lint_tset live;
-        live_of(st, &live);
-        add_acc(fx, ap, ev, e->kind == RAVEL__EV_STORE, &st->held, &st->released,
-                &live, st->guard != 0, st->fresh);
+        add_acc_st(fx, st, ap, ev, e->kind == RAVEL__EV_STORE);
     }
 }
 
@@ -1526,7 +1668,11 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     st_init(&cur);
     st_init(&exit);
     st_init(&edge);
-    struct fctx fx = {cx, f, false, sum, NULL, 0};
+    struct fctx fx;
+    memset(&fx, 0, sizeof fx);
+    fx.cx = cx;
+    fx.f = f;
+    fx.sum = sum;
     {
         /* The globals this function stores to (for the once-only guard). */
         uint32_t first = b0[0].first_event;

@@ -299,8 +299,8 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             continue;
         r.ev = a->ev;
         r.write = a->write;
-        r.held = a->held;
-        r.live = a->live;
+        r.held = *ravel__lint_ls_get(cx, a->held);
+        r.live = *ravel__lint_ts_get(cx, a->live);
         r.partner = NONE;
         push(&all, &r);
     }
@@ -365,14 +365,15 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             /* Locks reached through the thread's argument (`&pool->lock`)
              * in the root's terms, like the accesses. */
             memset(&r.held, 0, sizeof r.held);
-            for (uint32_t k = 0; k < a->held.n; k++) {
-                uint32_t mode = a->held.v[k] & RAVEL__LINT_LS_SHARED;
-                uint32_t l = ravel__lint_ap_subst(p, a->held.v[k] & ~RAVEL__LINT_LS_SHARED,
+            const struct ravel__lint_lockset *ah = ravel__lint_ls_get(cx, a->held);
+            for (uint32_t k = 0; k < ah->n; k++) {
+                uint32_t mode = ah->v[k] & RAVEL__LINT_LS_SHARED;
+                uint32_t l = ravel__lint_ap_subst(p, ah->v[k] & ~RAVEL__LINT_LS_SHARED,
                                                   &targ, 1);
                 if (l)
                     r.held.v[r.held.n++] = l | mode;
             }
-            r.live = a->live;
+            r.live = *ravel__lint_ts_get(cx, a->live);
             r.partner = NONE;
             push(&all, &r);
         }
