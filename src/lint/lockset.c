@@ -218,9 +218,17 @@ static bool concurrent(const struct ctxs *T, const struct racc *a, const struct 
            ravel__lint_ts_has(&yi->live_at, T->v[x].inst);
 }
 
+/* Accesses grouped by the root object of their path, and in a group by
+ * path, place and context. qsort's context-free comparator reaches the
+ * program through this (set by analyze_root for the one sort). */
+static const struct ravel__lint_prog *sort_prog;
+
 static int cmp_root(const void *x, const void *y)
 {
     const struct racc *a = x, *b = y;
+    uint32_t ra = sort_prog->aps[a->ap].root, rb = sort_prog->aps[b->ap].root;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
     if (a->ap != b->ap)
         return a->ap < b->ap ? -1 : 1;
     if (a->ev != b->ev)
@@ -381,42 +389,34 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
     free(rargs);
     free(first_only);
 
-    /* Compare accesses that share a root object; sorting by path brings
-     * equal paths together, and may-alias pairs share their root. */
+    /* Compare accesses that share a root object; sorting by root, then
+     * path, brings equal paths together inside a group, and may-alias
+     * pairs share their root. */
+    sort_prog = p;
     if (all.n > 1)
         qsort(all.v, all.n, sizeof *all.v, cmp_root);
-    uint32_t *byroot = malloc(((size_t)all.n + 1) * sizeof *byroot);
-    RAVEL__CHECK(byroot != NULL);
-    for (uint32_t i = 0; i < all.n; i++)
-        byroot[i] = i;
-    /* Group indexes by root id (stable within a group). */
-    for (uint32_t i = 1; i < all.n; i++) {
-        uint32_t x = byroot[i];
-        uint32_t rx = p->aps[all.v[x].ap].root;
-        uint32_t j = i;
-        while (j > 0 && p->aps[all.v[byroot[j - 1]].ap].root > rx) {
-            byroot[j] = byroot[j - 1];
-            j--;
-        }
-        byroot[j] = x;
-    }
     for (uint32_t i = 0; i < all.n;) {
-        uint32_t r0 = p->aps[all.v[byroot[i]].ap].root;
+        uint32_t r0 = p->aps[all.v[i].ap].root;
         uint32_t j = i;
-        while (j < all.n && p->aps[all.v[byroot[j]].ap].root == r0)
+        while (j < all.n && p->aps[all.v[j].ap].root == r0)
             j++;
         for (uint32_t x = i; x < j; x++) {
             /* A write made by a thread started several times races with
              * itself (`g = 1` in a thread created in a loop). */
-            struct racc *s0 = &all.v[byroot[x]];
+            struct racc *s0 = &all.v[x];
             if (s0->write && concurrent(T, s0, s0) &&
                 !ravel__lint_ls_excludes(&s0->held, &s0->held) &&
                 (s0->partner == NONE || s0->partner_same < RAVEL__SAME_YES)) {
-                s0->partner = byroot[x];
+                s0->partner = x;
                 s0->partner_same = RAVEL__SAME_YES;
             }
+            /* Paths without an index step alias only themselves, and
+             * those come right after x. */
+            bool indexed = p->aps[s0->ap].has_index;
             for (uint32_t y = x + 1; y < j; y++) {
-                struct racc *a = &all.v[byroot[x]], *b = &all.v[byroot[y]];
+                struct racc *a = &all.v[x], *b = &all.v[y];
+                if (a->ap != b->ap && !indexed)
+                    break;
                 if (!a->write && !b->write)
                     continue;
                 enum ravel__lint_same same =
@@ -427,11 +427,11 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                     ravel__lint_ls_excludes(&a->held, &b->held))
                     continue;
                 if (a->partner == NONE || (same > a->partner_same)) {
-                    a->partner = byroot[y];
+                    a->partner = y;
                     a->partner_same = (uint8_t)same;
                 }
                 if (b->partner == NONE || (same > b->partner_same)) {
-                    b->partner = byroot[x];
+                    b->partner = x;
                     b->partner_same = (uint8_t)same;
                 }
             }
@@ -461,7 +461,6 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         }
     }
     free(places);
-    free(byroot);
     free(all.v);
     free(T);
 }
