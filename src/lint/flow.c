@@ -415,6 +415,7 @@ static void summary_reset(struct ravel__lint_summary *s, bool keep_insts)
     s->done = false;
     memset(&s->gen, 0, sizeof s->gen);
     memset(&s->kill, 0, sizeof s->kill);
+    memset(&s->lost, 0, sizeof s->lost);
     memset(&s->live_out, 0, sizeof s->live_out);
     s->nout = s->nacts = s->naccs = s->njoins = 0;
     if (s->acchash)
@@ -446,6 +447,8 @@ void ravel__lint_ctx_free(struct ravel__lint_ctx *cx)
     cx->sym_state = NULL;
     free(cx->ev_loop);
     free(cx->local_esc);
+    free(cx->fixed_int);
+    cx->fixed_int = NULL;
     free(cx->lsets.v);
     free(cx->lsets.hash);
     free(cx->tsets.v);
@@ -563,7 +566,44 @@ static void find_loops(struct ravel__lint_ctx *cx)
     }
 }
 
+/* Integer globals that nothing writes and whose address nothing takes
+ * (passed to a call, stored, returned): their loads read the initial
+ * value, so a branch on one goes one way only (`int use_lock = 1;`). */
+static void find_fixed_ints(struct ravel__lint_ctx *cx)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    cx->fixed_int = calloc(p->nsyms ? p->nsyms : 1, 1);
+    RAVEL__CHECK(cx->fixed_int != NULL);
+    for (uint32_t i = 0; i < p->nsyms; i++)
+        cx->fixed_int[i] = (p->syms[i].flags & (RAVEL__SYMF_INTVAL | RAVEL__SYMF_TLS)) ==
+                           RAVEL__SYMF_INTVAL;
+    for (uint32_t ev = 0; ev < p->nevents; ev++) {
+        const struct ravel__lint_event *e = &p->events[ev];
+        for (uint32_t i = 0; i < e->nargs; i++) {
+            if (e->kind == RAVEL__EV_LOAD)
+                break; /* a read, through its address */
+            const struct ravel__lint_val *v = &p->vals[ravel__lint_ev_arg(p, e, i)];
+            for (uint32_t m = 0; m < v->n; m++) {
+                uint32_t ap = v->ap[m];
+                /* A path through a pointer read from memory is a read of
+                 * the global, or a store through what it points to. */
+                if (ap == 0 || ravel__lint_ap_has_deref(p, ap))
+                    continue;
+                const struct ravel__lint_ap *r = &p->aps[p->aps[ap].root];
+                if (r->kind == RAVEL__AP_GLOBAL)
+                    cx->fixed_int[r->a] = 0;
+            }
+        }
+    }
+}
+
 /* ---- dataflow state --------------------------------------------------------- */
+
+/* Branch outcomes and conditional locks one state keeps: a lock taken
+ * under a condition and used under the same one is a short-range idiom
+ * (one flag, one lock), and past the bound the oldest are forgotten,
+ * which only loses the correlation (more reports, never fewer). */
+#define COND_MAX 4
 
 struct state {
     bool reached;
@@ -572,10 +612,28 @@ struct state {
     bool fresh;     /* some path from the entry gets here without creating
                        a thread (directly or in a callee) */
     struct ravel__lint_lockset held, released;
+    struct ravel__lint_lockset lost; /* released since entry and perhaps
+                                        not taken again */
     uint32_t null_ap; /* a pointer known null on every path here, or 0 */
     struct ravel__lint_lockset jh; /* thread handles joined on every path
                                       here (summary terms), for callers */
     struct ravel__lint_tset created, joined;
+    /* Branch outcomes known on every path here: load event ev read 0
+     * (zero) or not. mem2reg makes `c` in `if (c) lock(); ... if (c)
+     * g++;` one load, so both branches test the same event. */
+    uint8_t nfact;
+    struct {
+        uint32_t ev;
+        uint8_t zero;
+    } fact[COND_MAX];
+    /* Locks held wherever load ev read zero (or nonzero): after `if (c)
+     * lock(&m);` m is held exactly where c is true, and taken along the
+     * next branch on c. */
+    uint8_t ncl;
+    struct {
+        uint32_t lock, ev;
+        uint8_t zero;
+    } cl[COND_MAX];
     uint32_t npend;
     struct ravel__lint_pend *pend; /* RAVEL__LINT_PEND_MAX entries */
 };
@@ -631,6 +689,104 @@ static uint32_t lock_base(const struct ravel__lint_prog *p, uint32_t l)
     return l;
 }
 
+static int fact_of(const struct state *s, uint32_t ev)
+{
+    for (uint32_t i = 0; i < s->nfact; i++)
+        if (s->fact[i].ev == ev)
+            return s->fact[i].zero;
+    return -1;
+}
+
+static bool cl_has(const struct state *s, uint32_t lock, uint32_t ev, uint8_t zero)
+{
+    for (uint32_t i = 0; i < s->ncl; i++)
+        if (s->cl[i].lock == lock && s->cl[i].ev == ev && s->cl[i].zero == zero)
+            return true;
+    return false;
+}
+
+/* Does path state x hold lock l wherever load ev read `zero`? */
+static bool cl_holds(const struct state *x, uint32_t l, uint32_t ev, uint8_t zero)
+{
+    return ravel__lint_ls_has(&x->held, l) || cl_has(x, l, ev, zero) ||
+           fact_of(x, ev) == !zero;
+}
+
+static void cl_add(struct state *s, uint32_t lock, uint32_t ev, uint8_t zero)
+{
+    if (cl_has(s, lock, ev, zero))
+        return;
+    if (s->ncl == COND_MAX) {
+        memmove(s->cl, s->cl + 1, (COND_MAX - 1) * sizeof s->cl[0]);
+        s->ncl--;
+    }
+    s->cl[s->ncl].lock = lock;
+    s->cl[s->ncl].ev = ev;
+    s->cl[s->ncl].zero = zero;
+    s->ncl++;
+}
+
+/* The conditional locks and facts where d and s meet (d's old sets). A
+ * candidate (l, ev, zero) holds if on each side l is held, or held under
+ * that condition, or the condition is known false there; the candidates
+ * are each side's conditional locks, and each lock one side holds and
+ * the other not, paired with a fact the two sides know oppositely. */
+static bool cond_merge(struct state *d, const struct state *s)
+{
+    struct state n;
+    n.ncl = 0;
+    n.nfact = 0;
+    for (uint32_t i = 0; i < d->nfact; i++)
+        if (fact_of(s, d->fact[i].ev) == d->fact[i].zero && n.nfact < COND_MAX)
+            n.fact[n.nfact++] = d->fact[i];
+    n.held = d->held; /* cl_add does not look at it */
+    for (int side = 0; side < 2; side++) {
+        const struct state *x = side ? s : d, *y = side ? d : s;
+        for (uint32_t i = 0; i < x->ncl; i++)
+            if (cl_holds(y, x->cl[i].lock, x->cl[i].ev, x->cl[i].zero))
+                cl_add(&n, x->cl[i].lock, x->cl[i].ev, x->cl[i].zero);
+        for (uint32_t i = 0; i < x->held.n; i++) {
+            uint32_t l = x->held.v[i];
+            if (ravel__lint_ls_has(&y->held, l))
+                continue;
+            for (uint32_t k = 0; k < x->nfact; k++) {
+                int o = fact_of(y, x->fact[k].ev);
+                if (o >= 0 && o != x->fact[k].zero)
+                    cl_add(&n, l, x->fact[k].ev, x->fact[k].zero);
+            }
+        }
+    }
+    bool changed = n.nfact != d->nfact || n.ncl != d->ncl;
+    for (uint32_t i = 0; i < n.ncl && !changed; i++)
+        changed = !cl_has(d, n.cl[i].lock, n.cl[i].ev, n.cl[i].zero);
+    for (uint32_t i = 0; i < n.nfact && !changed; i++)
+        changed = fact_of(d, n.fact[i].ev) != n.fact[i].zero;
+    d->nfact = n.nfact;
+    memcpy(d->fact, n.fact, sizeof n.fact);
+    d->ncl = n.ncl;
+    memcpy(d->cl, n.cl, sizeof n.cl);
+    return changed;
+}
+
+/* Forgets what is known of load ev (it runs again) or of lock l (it is
+ * released); NONE leaves that side alone. */
+static void cond_forget(struct state *s, uint32_t ev, uint32_t l, bool all_locks)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->ncl; i++)
+        if (s->cl[i].ev != ev && !all_locks &&
+            (s->cl[i].lock & ~RAVEL__LINT_LS_SHARED) != (l & ~RAVEL__LINT_LS_SHARED))
+            s->cl[k++] = s->cl[i];
+    s->ncl = (uint8_t)k;
+    if (ev == NONE)
+        return;
+    k = 0;
+    for (uint32_t i = 0; i < s->nfact; i++)
+        if (s->fact[i].ev != ev)
+            s->fact[k++] = s->fact[i];
+    s->nfact = (uint8_t)k;
+}
+
 /* Merges s into d (d = d join s); returns whether d changed. */
 static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
                      const struct state *s, bool back)
@@ -642,8 +798,9 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         st_copy(d, s);
         return true;
     }
-    struct ravel__lint_lockset held = d->held, rel = d->released;
+    struct ravel__lint_lockset held = d->held, rel = d->released, lost = d->lost;
     struct ravel__lint_tset cr = d->created, jo = d->joined;
+    bool changed_cond = cond_merge(d, s);
     ls_intersect(&d->held, &s->held);
     /* A lock on a pointer that the other path found null is as good as
      * held there: `if (p) lock(p); ... if (p) unlock(p)` wrappers. */
@@ -660,6 +817,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         changed_null = true;
     }
     ls_union_may(&d->released, &s->released);
+    ls_union_may(&d->lost, &s->lost);
     ts_union(&d->created, &s->created);
     /* A thread is joined where paths meet only if it is joined on both
      * (an error path's cleanup joins nothing on the normal path), except
@@ -672,7 +830,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         ts_intersect(&d->joined, &s->joined);
         ls_intersect(&d->jh, &s->jh);
     }
-    bool changed = changed_null;
+    bool changed = changed_null || changed_cond;
     if (d->guard != s->guard && d->guard) {
         d->guard = 0;
         changed = true;
@@ -682,6 +840,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         changed = true;
     }
     changed |= !ls_equal(&held, &d->held) || !ls_equal(&rel, &d->released) ||
+               !ls_equal(&lost, &d->lost) ||
                    !ts_equal(&cr, &d->created) || !ts_equal(&jo, &d->joined);
     for (uint32_t i = 0; i < s->npend; i++) {
         bool found = false;
@@ -728,8 +887,8 @@ struct fctx {
     /* The last state's sets interned by add_acc_st, and their ids. */
     bool st_ok;
     struct ravel__lint_lockset st_held, st_rel;
-    struct ravel__lint_tset st_live;
-    uint32_t st_held_id, st_rel_id, st_live_id;
+    struct ravel__lint_tset st_live, st_created;
+    uint32_t st_held_id, st_rel_id, st_live_id, st_created_id;
 };
 
 static uint32_t arg(const struct ravel__lint_prog *p, const struct ravel__lint_event *e,
@@ -842,7 +1001,8 @@ static void lib_state_init(struct ravel__lint_ctx *cx)
 
 static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap);
 static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
-                    uint32_t rel, uint32_t live, uint8_t once, uint8_t early);
+                    uint32_t rel, uint32_t live, uint32_t created, uint8_t once,
+                    uint8_t early);
 static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uint32_t ev,
                        uint8_t write);
 
@@ -1095,7 +1255,8 @@ static uint64_t acc_hash(uint32_t ap, uint32_t ev, uint8_t w)
 }
 
 static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
-                    uint32_t rel, uint32_t live, uint8_t once, uint8_t early)
+                    uint32_t rel, uint32_t live, uint32_t created, uint8_t once,
+                    uint8_t early)
 {
     struct ravel__lint_ctx *cx = fx->cx;
     struct ravel__lint_summary *s = fx->sum;
@@ -1124,15 +1285,20 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, ui
                 ls_intersect(&x, ravel__lint_ls_get(cx, held));
                 a->held = ravel__lint_ls_intern(cx, &x);
             }
-            if (a->released != rel) {
-                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->released);
+            if (a->lost != rel) {
+                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->lost);
                 ls_union_may(&x, ravel__lint_ls_get(cx, rel));
-                a->released = ravel__lint_ls_intern(cx, &x);
+                a->lost = ravel__lint_ls_intern(cx, &x);
             }
             if (a->live != live) {
                 struct ravel__lint_tset x = *ravel__lint_ts_get(cx, a->live);
                 ts_union(&x, ravel__lint_ts_get(cx, live));
                 a->live = ravel__lint_ts_intern(cx, &x);
+            }
+            if (a->created != created) {
+                struct ravel__lint_tset x = *ravel__lint_ts_get(cx, a->created);
+                ts_union(&x, ravel__lint_ts_get(cx, created));
+                a->created = ravel__lint_ts_intern(cx, &x);
             }
             a->once &= once;
             a->early |= early;
@@ -1150,8 +1316,9 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, ui
     a->ev = ev;
     a->write = write;
     a->held = held;
-    a->released = rel;
+    a->lost = rel;
     a->live = live;
+    a->created = created;
     a->once = once;
     a->early = early;
     s->acchash[h] = s->naccs++;
@@ -1167,13 +1334,30 @@ static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uin
     live_of(st, &live);
     if (!fx->st_ok || !ls_equal(&fx->st_held, &st->held))
         fx->st_held_id = ravel__lint_ls_intern(cx, &st->held), fx->st_held = st->held;
-    if (!fx->st_ok || !ls_equal(&fx->st_rel, &st->released))
-        fx->st_rel_id = ravel__lint_ls_intern(cx, &st->released), fx->st_rel = st->released;
+    if (!fx->st_ok || !ls_equal(&fx->st_rel, &st->lost))
+        fx->st_rel_id = ravel__lint_ls_intern(cx, &st->lost), fx->st_rel = st->lost;
     if (!fx->st_ok || !ts_equal(&fx->st_live, &live))
         fx->st_live_id = ravel__lint_ts_intern(cx, &live), fx->st_live = live;
+    if (!fx->st_ok || !ts_equal(&fx->st_created, &st->created))
+        fx->st_created_id = ravel__lint_ts_intern(cx, &st->created), fx->st_created = st->created;
     fx->st_ok = true;
-    add_acc(fx, ap, ev, write, fx->st_held_id, fx->st_rel_id, fx->st_live_id, st->guard != 0,
-            st->fresh);
+    add_acc(fx, ap, ev, write, fx->st_held_id, fx->st_rel_id, fx->st_live_id,
+            fx->st_created_id, st->guard != 0, st->fresh);
+}
+
+/* A callee's thread set (id) in the caller's terms: the caller's set
+ * `base` plus the callee's instances mapped to the caller's. */
+static uint32_t ts_in_caller(struct ravel__lint_ctx *cx, const struct ravel__lint_tset *base,
+                             uint32_t id, uint32_t ninsts, const uint32_t *map)
+{
+    const struct ravel__lint_tset *cl = ravel__lint_ts_get(cx, id);
+    struct ravel__lint_tset C = *base;
+    if (cl->all)
+        C.all = 1;
+    for (uint32_t k = 0; k < cl->n; k++)
+        if (cl->v[k] < ninsts)
+            ts_add(&C, map[cl->v[k]]);
+    return ravel__lint_ts_intern(cx, &C);
 }
 
 /* The instance of this function created by event ev (sub: the callee's
@@ -1323,44 +1507,43 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 } lm[MEMO];
                 struct {
                     uint32_t live, C;
-                } tm[MEMO];
+                } tm[MEMO], cm[MEMO];
                 for (uint32_t i = 0; i < MEMO; i++)
-                    lm[i].held = tm[i].live = NONE;
+                    lm[i].held = tm[i].live = cm[i].live = NONE;
                 for (uint32_t i = 0; i < S->naccs; i++) {
                     const struct ravel__lint_acc ca = S->accs[i];
                     uint32_t ap = ravel__lint_ap_subst(p, ca.ap, args, e.nargs);
                     if (!shareable(cx, ap))
                         continue;
-                    uint32_t li = (ca.held * 31 + ca.released) & (MEMO - 1);
-                    if (lm[li].held != ca.held || lm[li].rel != ca.released) {
+                    uint32_t li = (ca.held * 31 + ca.lost) & (MEMO - 1);
+                    if (lm[li].held != ca.held || lm[li].rel != ca.lost) {
                         struct ravel__lint_lockset L, K, sk, sl;
-                        ls_subst(p, &sk, ravel__lint_ls_get(cx, ca.released), args, e.nargs,
+                        ls_subst(p, &sk, ravel__lint_ls_get(cx, ca.lost), args, e.nargs,
                                  true);
                         L = st->held;
                         ls_minus(&L, &sk);
                         ls_subst(p, &sl, ravel__lint_ls_get(cx, ca.held), args, e.nargs,
                                  false);
                         ls_union_must(&L, &sl);
-                        K = st->released;
+                        K = st->lost;
+                        ls_minus(&K, &sl);
                         ls_union_may(&K, &sk);
                         lm[li].held = ca.held;
-                        lm[li].rel = ca.released;
+                        lm[li].rel = ca.lost;
                         lm[li].L = ravel__lint_ls_intern(cx, &L);
                         lm[li].K = ravel__lint_ls_intern(cx, &K);
                     }
                     uint32_t ti = ca.live & (MEMO - 1);
                     if (tm[ti].live != ca.live) {
-                        const struct ravel__lint_tset *cl = ravel__lint_ts_get(cx, ca.live);
-                        struct ravel__lint_tset C = live;
-                        if (cl->all)
-                            C.all = 1;
-                        for (uint32_t k = 0; k < cl->n; k++)
-                            if (cl->v[k] < S->ninsts)
-                                ts_add(&C, map[cl->v[k]]);
                         tm[ti].live = ca.live;
-                        tm[ti].C = ravel__lint_ts_intern(cx, &C);
+                        tm[ti].C = ts_in_caller(cx, &live, ca.live, S->ninsts, map);
                     }
-                    add_acc(fx, ap, ca.ev, ca.write, lm[li].L, lm[li].K, tm[ti].C,
+                    uint32_t ci = ca.created & (MEMO - 1);
+                    if (cm[ci].live != ca.created) {
+                        cm[ci].live = ca.created;
+                        cm[ci].C = ts_in_caller(cx, &st->created, ca.created, S->ninsts, map);
+                    }
+                    add_acc(fx, ap, ca.ev, ca.write, lm[li].L, lm[li].K, tm[ti].C, cm[ci].C,
                             ca.once || st->guard != 0, ca.early && st->fresh);
                 }
             }
@@ -1386,10 +1569,21 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 ls_add_must(&st->jh, h);
         }
         free(map);
-        /* 6. The callee's effect on locks. */
+        /* 6. The callee's effect on locks: what it may have released
+         * and not taken again is no longer held; what it surely takes
+         * is. (kill, released perhaps at some time, is what breaks a
+         * check's continuous hold.) */
+        struct ravel__lint_lockset lost;
         ls_subst(p, &kill, &S->kill, args, e.nargs, true);
         ls_subst(p, &gen, &S->gen, args, e.nargs, false);
-        ls_minus(&st->held, &kill);
+        ls_subst(p, &lost, &S->lost, args, e.nargs, true);
+        ls_minus(&st->held, &lost);
+        ls_minus(&st->lost, &gen);
+        ls_union_may(&st->lost, &lost);
+        for (uint32_t i = 0; i < lost.n && st->ncl; i++)
+            cond_forget(st, NONE, lost.v[i], false);
+        if (lost.all)
+            cond_forget(st, NONE, NONE, true);
         ls_union_must(&st->held, &gen);
         ls_union_may(&st->released, &kill);
         for (uint32_t i = 0; i < st->npend; i++)
@@ -1407,15 +1601,20 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
         case RAVEL__ROLE_LOCK:
             /* A trylock holds the lock only on the edge where it returned
              * 0 (edge_on below). */
-            if (l && !(s->lockmode & RAVEL__LOCKM_TRY))
+            if (l && !(s->lockmode & RAVEL__LOCKM_TRY)) {
                 ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
                                                 ? RAVEL__LINT_LS_SHARED : 0));
+                ls_del_lock(&st->lost, l);
+            }
             break;
         case RAVEL__ROLE_UNLOCK:
         case RAVEL__ROLE_WAIT:
             /* Both release the lock; a wait takes it back before returning. */
-            if (s->role == RAVEL__ROLE_UNLOCK)
+            if (s->role == RAVEL__ROLE_UNLOCK) {
                 ls_del_lock(&st->held, l);
+                ls_add_may(&st->lost, l);
+                cond_forget(st, NONE, l, false);
+            }
             ls_add_may(&st->released, l);
             for (uint32_t i = 0; i < st->npend; i++)
                 ls_del_lock(&st->pend[i].held, l);
@@ -1443,14 +1642,27 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             st->fresh = false;
             break;
         }
-        case RAVEL__ROLE_JOIN:
-            for (uint32_t i = 0; i < fx->sum->ninsts; i++)
-                if (ravel__lint_ts_has(&st->created, i) &&
-                    handle_matches(p, fx->sum->insts[i].handle, l))
-                    ts_add(&st->joined, i);
-            if ((l = iface_join(p, l)) != 0)
+        case RAVEL__ROLE_JOIN: {
+            bool part = false;
+            for (uint32_t i = 0; i < fx->sum->ninsts; i++) {
+                if (!ravel__lint_ts_has(&st->created, i) ||
+                    !handle_matches(p, fx->sum->insts[i].handle, l))
+                    continue;
+                /* A join loop over [0, 9) of threads a loop created over
+                 * [0, 10) leaves one running. */
+                int64_t jlo, jhi, clo, chi;
+                if (ravel__lint_range_of(p, ev, &jlo, &jhi) &&
+                    ravel__lint_range_of(p, fx->sum->insts[i].site, &clo, &chi) &&
+                    (jlo > clo || jhi < chi)) {
+                    part = true;
+                    continue;
+                }
+                ts_add(&st->joined, i);
+            }
+            if (!part && (l = iface_join(p, l)) != 0)
                 ls_add_must(&st->jh, l);
             break;
+        }
         default:
             break;
         }
@@ -1507,6 +1719,8 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
         transfer_call(fx, st, ev);
         return;
     }
+    if (e->kind == RAVEL__EV_LOAD && (st->nfact || st->ncl))
+        cond_forget(st, ev, NONE, false); /* a new value: nothing known of it */
     if (!fx->rec || !cx->lockset)
         return;
     if ((e->kind == RAVEL__EV_LOAD || e->kind == RAVEL__EV_STORE) &&
@@ -1533,9 +1747,36 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
     }
     const struct ravel__lint_event *e = &p->events[on & ~RAVEL__LINT_ON_FAIL];
     if (e->kind == RAVEL__EV_LOAD) {
+        uint32_t ap = arg_ap(p, e, 0);
+        uint32_t lev = on & ~RAVEL__LINT_ON_FAIL;
+        /* A flag nothing writes has its initial value: the other branch
+         * is never taken. */
+        if (ap && p->aps[ap].kind == RAVEL__AP_GLOBAL && cx->fixed_int[p->aps[ap].a] &&
+            (p->syms[p->aps[ap].a].init == 0) != ok) {
+            st->reached = false;
+            return;
+        }
+        /* What this branch tells about the load, and the locks taken
+         * earlier under the same outcome. */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < st->nfact; i++)
+            if (st->fact[i].ev != lev)
+                st->fact[k++] = st->fact[i];
+        st->nfact = (uint8_t)k;
+        for (uint32_t i = 0; i < st->ncl; i++)
+            if (st->cl[i].ev == lev && st->cl[i].zero == ok) {
+                ls_add_must(&st->held, st->cl[i].lock);
+                ls_del_lock(&st->lost, st->cl[i].lock);
+            }
+        if (st->nfact == COND_MAX) {
+            memmove(st->fact, st->fact + 1, (COND_MAX - 1) * sizeof st->fact[0]);
+            st->nfact--;
+        }
+        st->fact[st->nfact].ev = lev;
+        st->fact[st->nfact].zero = ok;
+        st->nfact++;
         /* `if (G.flag) return;`: past it, until the paths join again, runs
          * what only a first call does - if this function sets G.flag. */
-        uint32_t ap = arg_ap(p, e, 0);
         if (!ok || st->guard || !ap || ravel__lint_ap_rootkind(p, ap) != RAVEL__AP_GLOBAL ||
             ravel__lint_ap_has_deref(p, ap))
             return;
@@ -1550,10 +1791,11 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
         uint32_t l = arg_ap(p, e, s->res[0]);
         if (!l)
             continue;
-        if (ok)
+        if (ok) {
             ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
                                             ? RAVEL__LINT_LS_SHARED : 0));
-        else
+            ls_del_lock(&st->lost, l);
+        } else
             ls_del_lock(&st->held, l);
     }
 }
@@ -1746,6 +1988,8 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
                 edge_on(&fx, &edge, on);
                 out = &edge;
             }
+            if (!out->reached)
+                continue; /* a branch a fixed flag never takes */
             uint32_t ei = b0[b].first_succ + s - fs;
             ej[ei] = out->joined;
             ejh[ei] = out->jh;
@@ -1823,6 +2067,8 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
         ls_keep_iface(p, &sum->gen);
         sum->kill = exit.released;
         ls_keep_iface(p, &sum->kill);
+        sum->lost = exit.lost;
+        ls_keep_iface(p, &sum->lost);
         for (uint32_t i = 0; i < exit.npend; i++) {
             struct ravel__lint_pend pc = exit.pend[i];
             bool ok = true;
@@ -1874,6 +2120,7 @@ void ravel__lint_analyze(struct ravel__lint_ctx *cx)
         cx->sym_spec[i] = s ? (uint32_t)(s - cx->specs->v) : NONE;
     }
     find_loops(cx);
+    find_fixed_ints(cx);
 
     /* The call graph in compressed form: direct calls to defined functions. */
     uint32_t *first = malloc(((size_t)nf + 1) * sizeof *first);

@@ -104,8 +104,12 @@ struct ravel__lint_acc {
     uint32_t ap;       /* address accessed */
     uint32_t ev;       /* the load or store */
     uint32_t held;     /* lockset id: taken since entry, surely held */
-    uint32_t released; /* lockset id: released since entry, perhaps */
+    uint32_t lost;     /* lockset id: released since entry and perhaps not
+                          taken again (a caller's lock no longer held) */
     uint32_t live;     /* thread set id: threads perhaps running */
+    uint32_t created;  /* thread set id: threads perhaps created before,
+                          joined or not (a thread they leave running when
+                          they return still runs) */
     uint8_t write;
     uint8_t once;  /* on every path, made only where a global flag the
                       function sets was read as 0 (`if (G.isInit) return;`
@@ -142,6 +146,11 @@ struct ravel__lint_inst {
 struct ravel__lint_summary {
     bool done;
     struct ravel__lint_lockset gen, kill;
+    struct ravel__lint_lockset lost; /* perhaps released and not taken
+                                        again at return: unlike kill, a
+                                        lock dropped and retaken inside
+                                        (SQLite's sqlite3MallocAlarm) is
+                                        still the caller's afterwards */
     struct ravel__lint_pend *out;
     uint32_t nout, capout;
     struct ravel__lint_act *acts;
@@ -177,6 +186,9 @@ struct ravel__lint_ctx {
                             function keeps (rand, strtok), or NONE */
     uint8_t *ev_loop;    /* per event: its block is in a cycle */
     uint8_t *local_esc;  /* per path id of a LOCAL root: it escapes */
+    uint8_t *fixed_int;  /* per symbol: an integer global that nothing
+                            writes and whose address nothing takes, so
+                            every load of it reads its initial value */
     uint32_t dropped;    /* summary entries dropped at the bounds */
     struct ravel__lint_lspool lsets; /* the locksets accesses name */
     struct ravel__lint_tspool tsets; /* the thread sets accesses name */

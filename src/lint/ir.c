@@ -84,6 +84,7 @@ void ravel__lint_prog_free(struct ravel__lint_prog *p)
     free(p->fpflows);
     free(p->fpuses);
     free(p->callrets);
+    free(p->ranges);
     free(p->published);
     memset(p, 0, sizeof *p);
 }
@@ -142,6 +143,7 @@ uint32_t ravel__lint_sym(struct ravel__lint_prog *p, const char *name,
     s->kind = (uint8_t)kind;
     s->flags = 0;
     s->def = RAVEL__LINT_NONE;
+    s->init = 0;
     p->symhash[h] = p->nsyms;
     return p->nsyms++;
 }
@@ -738,6 +740,31 @@ void ravel__lint_call_ret(struct ravel__lint_prog *p, uint32_t ev, uint32_t ap)
 {
     GROW(p->callrets, p->ncallrets, p->capcallrets);
     p->callrets[p->ncallrets++] = (struct ravel__lint_callret){ev, ap};
+}
+
+void ravel__lint_range_add(struct ravel__lint_prog *p, uint32_t ev, int64_t lo, int64_t hi)
+{
+    RAVEL__CHECK(p->nranges == 0 || p->ranges[p->nranges - 1].ev < ev);
+    GROW(p->ranges, p->nranges, p->capranges);
+    p->ranges[p->nranges++] = (struct ravel__lint_range){ev, lo, hi};
+}
+
+bool ravel__lint_range_of(const struct ravel__lint_prog *p, uint32_t ev, int64_t *lo,
+                          int64_t *hi)
+{
+    uint32_t a = 0, b = p->nranges;
+    while (a < b) {
+        uint32_t m = a + (b - a) / 2;
+        if (p->ranges[m].ev < ev)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a == p->nranges || p->ranges[a].ev != ev)
+        return false;
+    *lo = p->ranges[a].lo;
+    *hi = p->ranges[a].hi;
+    return true;
 }
 
 void ravel__lint_prog_link(struct ravel__lint_prog *p)

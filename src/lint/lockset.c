@@ -62,6 +62,7 @@ struct racc {
     uint32_t ctx;
     struct ravel__lint_lockset held;
     struct ravel__lint_tset live; /* root context: threads perhaps running */
+    struct ravel__lint_tset created; /* ... and perhaps created before */
     uint32_t partner;             /* first access it races with, or NONE */
     uint8_t partner_same;         /* RAVEL__SAME_* of that pair */
 };
@@ -134,6 +135,8 @@ struct tctx {
     uint32_t arg;    /* value passed to it, in the root's terms */
     uint32_t depth;
     bool multi;      /* several instances at once (its own loop or a parent's) */
+    bool leaked;     /* perhaps still running when its parent thread returns
+                        (detached, or never joined there) */
     const struct ravel__lint_summary *sum;
 };
 
@@ -176,13 +179,23 @@ static uint32_t child_toward(const struct ctxs *T, uint32_t anc, uint32_t c)
 }
 
 /* An access of context `up` and one of its descendant `down`: the one in
- * `up` is made while the child leading to `down` was perhaps running. */
+ * `up` is made while the child leading to `down` was perhaps running -
+ * or after that child was created, when a thread on the way from it down
+ * to `down` outlives its parent (a detached grandchild runs on after
+ * the child that started it was joined). */
 static bool concurrent_down(const struct ctxs *T, const struct racc *up, uint32_t down)
 {
     if (up->ctx != 0 && T->v[up->ctx].multi)
         return true; /* another instance of `up` runs any time */
     uint32_t ch = child_toward(T, up->ctx, down);
-    return ch != NONE && ravel__lint_ts_has(&up->live, T->v[ch].inst);
+    if (ch == NONE)
+        return false;
+    if (ravel__lint_ts_has(&up->live, T->v[ch].inst))
+        return true;
+    for (uint32_t c = down; c != ch; c = T->v[c].parent)
+        if (T->v[c].leaked)
+            return ravel__lint_ts_has(&up->created, T->v[ch].inst);
+    return false;
 }
 
 static bool concurrent(const struct ctxs *T, const struct racc *a, const struct racc *b)
@@ -309,6 +322,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         r.write = a->write;
         r.held = *ravel__lint_ls_get(cx, a->held);
         r.live = *ravel__lint_ts_get(cx, a->live);
+        r.created = *ravel__lint_ts_get(cx, a->created);
         r.partner = NONE;
         push(&all, &r);
     }
@@ -338,6 +352,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             nc->start = in->start;
             nc->depth = pc->depth + 1;
             nc->multi = in->multi || (c != 0 && pc->multi);
+            nc->leaked = c != 0 && ravel__lint_ts_has(&pc->sum->live_out, k);
             nc->sum = &cx->sum[in->start];
             if (in->arg == NONE)
                 nc->arg = NONE;
@@ -382,6 +397,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                     r.held.v[r.held.n++] = l | mode;
             }
             r.live = *ravel__lint_ts_get(cx, a->live);
+            r.created = *ravel__lint_ts_get(cx, a->created);
             r.partner = NONE;
             push(&all, &r);
         }
