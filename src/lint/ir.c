@@ -389,6 +389,61 @@ bool ravel__lint_ap_may_alias(const struct ravel__lint_prog *p, uint32_t a,
     return true;
 }
 
+/* One segment of a path, from ap up to the nearest DEREF step or the
+ * root: its constant offset, the gcd of its index scales (0: no index),
+ * and the node it stops at. */
+static uint32_t segment(const struct ravel__lint_prog *p, uint32_t ap, int64_t *off,
+                        int64_t *g)
+{
+    *off = 0;
+    *g = 0;
+    for (;;) {
+        const struct ravel__lint_ap *x = &p->aps[ap];
+        if (x->kind == RAVEL__AP_OFFSET) {
+            *off += x->a;
+        } else if (x->kind == RAVEL__AP_INDEX) {
+            int64_t a = *g, b = x->b < 0 ? -x->b : x->b;
+            while (b) {
+                int64_t t = a % b;
+                a = b;
+                b = t;
+            }
+            *g = a;
+        } else {
+            return ap;
+        }
+        ap = x->parent;
+    }
+}
+
+bool ravel__lint_ap_may_overlap(const struct ravel__lint_prog *p, uint32_t a, uint32_t b)
+{
+    if (a == b || a == 0 || b == 0)
+        return false;
+    const struct ravel__lint_ap *x = &p->aps[a], *y = &p->aps[b];
+    if (x->root != y->root || x->has_index == y->has_index)
+        return false;
+    if (y->has_index) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    /* a has the index steps, b has none. */
+    for (;;) {
+        int64_t oa, ga, ob, gb;
+        uint32_t ua = segment(p, a, &oa, &ga), ub = segment(p, b, &ob, &gb);
+        if (ga == 0 ? oa != ob : (ob < oa || (ob - oa) % ga != 0))
+            return false;
+        const struct ravel__lint_ap *xa = &p->aps[ua], *xb = &p->aps[ub];
+        if (xa->kind == RAVEL__AP_DEREF && xb->kind == RAVEL__AP_DEREF) {
+            a = xa->parent;
+            b = xb->parent;
+            continue;
+        }
+        return ua == ub;
+    }
+}
+
 /* ---- rendering ---------------------------------------------------------- */
 
 static void render_rvalue(const struct ravel__lint_prog *p, uint32_t ap,

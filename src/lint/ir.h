@@ -298,6 +298,15 @@ uint32_t ravel__lint_ap_subst(struct ravel__lint_prog *p, uint32_t ap,
 bool ravel__lint_ap_may_alias(const struct ravel__lint_prog *p, uint32_t a,
                               uint32_t b);
 
+/* True when a path with index steps may name the same location as one
+ * without (`a[i].v` and `a[2].v`, `p->q[i]` and `p->q[0]`): segment by
+ * segment between the pointers followed, the constant one's offset is
+ * the indexed one's plus a multiple (zero or more) of its scales. Array
+ * bounds are not known, so an element past the end may meet the field
+ * after the array. */
+bool ravel__lint_ap_may_overlap(const struct ravel__lint_prog *p, uint32_t a,
+                                uint32_t b);
+
 /* Root kind of a path. */
 static inline enum ravel__lint_ap_kind
 ravel__lint_ap_rootkind(const struct ravel__lint_prog *p, uint32_t ap)

@@ -236,6 +236,26 @@ static bool concurrent(const struct ctxs *T, const struct racc *a, const struct 
  * program through this (set by analyze_root for the one sort). */
 static const struct ravel__lint_prog *sort_prog;
 
+/* For `a[i].v` against `a[2].v`: the two are the same element only when
+ * i is 2, and then per-element locks `a[i].m` and `a[2].m` are the same
+ * lock too. Some pair of held locks that overlap the same way (one in
+ * write mode) counts as one lock. */
+static bool element_locks(const struct ravel__lint_prog *p,
+                          const struct ravel__lint_lockset *a,
+                          const struct ravel__lint_lockset *b)
+{
+    for (uint32_t i = 0; i < a->n; i++)
+        for (uint32_t k = 0; k < b->n; k++) {
+            uint32_t la = a->v[i], lb = b->v[k];
+            if ((la & lb & RAVEL__LINT_LS_SHARED) != 0)
+                continue;
+            if (ravel__lint_ap_may_overlap(p, la & ~RAVEL__LINT_LS_SHARED,
+                                           lb & ~RAVEL__LINT_LS_SHARED))
+                return true;
+        }
+    return false;
+}
+
 static int cmp_root(const void *x, const void *y)
 {
     const struct racc *a = x, *b = y;
@@ -411,11 +431,18 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
     sort_prog = p;
     if (all.n > 1)
         qsort(all.v, all.n, sizeof *all.v, cmp_root);
+    uint32_t *idx = malloc(((size_t)all.n + 1) * sizeof *idx), nidx = 0;
+    RAVEL__CHECK(idx != NULL);
     for (uint32_t i = 0; i < all.n;) {
         uint32_t r0 = p->aps[all.v[i].ap].root;
         uint32_t j = i;
         while (j < all.n && p->aps[all.v[j].ap].root == r0)
             j++;
+        uint32_t gidx = nidx; /* the group's indexed accesses, ascending */
+        for (uint32_t x = i; x < j; x++)
+            if (p->aps[all.v[x].ap].has_index)
+                idx[nidx++] = x;
+        uint32_t kx = gidx; /* the first of them past x */
         for (uint32_t x = i; x < j; x++) {
             /* A write made by a thread started several times races with
              * itself (`g = 1` in a thread created in a loop). */
@@ -426,21 +453,34 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
                 s0->partner = x;
                 s0->partner_same = RAVEL__SAME_YES;
             }
-            /* Paths without an index step alias only themselves, and
-             * those come right after x. */
+            /* Paths without an index step alias only themselves (right
+             * after x) and paths with one (`a[2]` and `a[i]`): past its
+             * own run, x meets only the group's indexed accesses. */
             bool indexed = p->aps[s0->ap].has_index;
+            uint32_t run = x + 1;
+            while (run < j && all.v[run].ap == s0->ap)
+                run++;
+            while (kx < nidx && idx[kx] <= x)
+                kx++;
+            uint32_t k = kx;
             for (uint32_t y = x + 1; y < j; y++) {
+                if (!indexed && y >= run) {
+                    if (k == nidx)
+                        break;
+                    y = idx[k++]; /* ascending, all past run - 1 */
+                }
                 struct racc *a = &all.v[x], *b = &all.v[y];
-                if (a->ap != b->ap && !indexed)
-                    break;
                 if (!a->write && !b->write)
                     continue;
+                bool overlap = false;
                 enum ravel__lint_same same =
                     a->ap == b->ap ? RAVEL__SAME_YES
                     : ravel__lint_ap_may_alias(p, a->ap, b->ap) ? RAVEL__SAME_MIGHT
-                                                                 : RAVEL__SAME_NO;
+                    : (overlap = ravel__lint_ap_may_overlap(p, a->ap, b->ap)) ? RAVEL__SAME_MIGHT
+                                                                               : RAVEL__SAME_NO;
                 if (same == RAVEL__SAME_NO || !concurrent(T, a, b) ||
-                    ravel__lint_ls_excludes(&a->held, &b->held))
+                    ravel__lint_ls_excludes(&a->held, &b->held) ||
+                    (overlap && element_locks(p, &a->held, &b->held)))
                     continue;
                 if (a->partner == NONE || (same > a->partner_same)) {
                     a->partner = y;
@@ -477,6 +517,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         }
     }
     free(places);
+    free(idx);
     free(all.v);
     free(T);
 }
