@@ -884,6 +884,14 @@ struct fctx {
     struct ravel__lint_summary *sum;
     uint32_t *gstores; /* global-rooted addresses the function stores to */
     uint32_t ngstores;
+    /* Calls whose callee accesses the recording pass has merged
+     * (seen_call), an open-addressing table. */
+    struct seen {
+        uint32_t sum, args, nargs, hash;
+        uint32_t held, lost, live, created;
+        uint8_t flags;
+    } *seen;
+    uint32_t nseen, seen_cap;
     /* The last state's sets interned by add_acc_st, and their ids. */
     bool st_ok;
     struct ravel__lint_lockset st_held, st_rel;
@@ -1249,6 +1257,33 @@ static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap)
     }
 }
 
+/* An address through a pointer that a loop carries (`for (n = head; n;
+ * n = n->next) n->count++`): its primary is the loop's own opaque value,
+ * which no other thread can name, but one of the values it joins starts
+ * from memory others reach (`head->count`, or the heap block points.c
+ * found `head` set to). The list is then summed up by that node: every
+ * node's count is the first node's. 0 when there is none. */
+static uint32_t list_node(struct ravel__lint_ctx *cx, uint32_t v)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    if (v == NONE || p->vals[v].n < 2 ||
+        ravel__lint_ap_rootkind(p, p->vals[v].ap[0]) != RAVEL__AP_VALUE)
+        return 0;
+    for (uint32_t m = 1; m < p->vals[v].n; m++) {
+        uint32_t ap = p->vals[v].ap[m];
+        if (!ap)
+            continue;
+        /* Read from a global or through a parameter, or a heap block
+         * that points.c found the global list head set to. */
+        enum ravel__lint_ap_kind k = ravel__lint_ap_rootkind(p, ap);
+        if (((k == RAVEL__AP_GLOBAL || k == RAVEL__AP_PARAM) && ravel__lint_ap_has_deref(p, ap) &&
+             shareable(cx, ap)) ||
+            (k == RAVEL__AP_ALLOC && ravel__lint_ap_published(p, ap)))
+            return ap;
+    }
+    return 0;
+}
+
 static uint64_t acc_hash(uint32_t ap, uint32_t ev, uint8_t w)
 {
     return ((uint64_t)ap * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)ev << 1) ^ w;
@@ -1343,6 +1378,67 @@ static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uin
     fx->st_ok = true;
     add_acc(fx, ap, ev, write, fx->st_held_id, fx->st_rel_id, fx->st_live_id,
             fx->st_created_id, st->guard != 0, st->fresh);
+}
+
+/* Has the recording pass already merged callee S's accesses from a call
+ * with the same arguments, in the same locks, threads and flags? Records
+ * this one if not. The key is the interned sets, so comparing is cheap. */
+static bool seen_call(struct fctx *fx, const struct state *st,
+                      const struct ravel__lint_event *e, const struct ravel__lint_summary *S)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    const struct ravel__lint_prog *p = cx->prog;
+    struct ravel__lint_tset live;
+    live_of(st, &live);
+    struct seen k;
+    k.sum = (uint32_t)(S - cx->sum);
+    k.args = e->args;
+    k.nargs = e->nargs;
+    k.held = ravel__lint_ls_intern(cx, &st->held);
+    k.lost = ravel__lint_ls_intern(cx, &st->lost);
+    k.live = ravel__lint_ts_intern(cx, &live);
+    k.created = ravel__lint_ts_intern(cx, &st->created);
+    k.flags = (uint8_t)((st->guard != 0) | (st->fresh << 1));
+    uint64_t h = k.sum * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ k.held) * 0x100000001b3ULL;
+    h = (h ^ k.lost) * 0x100000001b3ULL;
+    h = (h ^ k.live) * 0x100000001b3ULL;
+    h = (h ^ k.created) * 0x100000001b3ULL;
+    h = (h ^ k.flags) * 0x100000001b3ULL;
+    for (uint32_t i = 0; i < k.nargs; i++)
+        h = (h ^ p->argv[k.args + i]) * 0x100000001b3ULL;
+    if ((fx->nseen + 1) * 2 > fx->seen_cap) {
+        uint32_t cap = fx->seen_cap ? fx->seen_cap * 2 : 64;
+        struct seen *n = malloc((size_t)cap * sizeof *n);
+        RAVEL__CHECK(n != NULL);
+        for (uint32_t i = 0; i < cap; i++)
+            n[i].sum = NONE;
+        for (uint32_t i = 0; i < fx->seen_cap; i++) {
+            if (fx->seen[i].sum == NONE)
+                continue;
+            uint32_t j = fx->seen[i].hash & (cap - 1);
+            while (n[j].sum != NONE)
+                j = (j + 1) & (cap - 1);
+            n[j] = fx->seen[i];
+        }
+        free(fx->seen);
+        fx->seen = n;
+        fx->seen_cap = cap;
+    }
+    k.hash = (uint32_t)(h ^ (h >> 32));
+    uint32_t j = k.hash & (fx->seen_cap - 1);
+    while (fx->seen[j].sum != NONE) {
+        const struct seen *o = &fx->seen[j];
+        if (o->hash == k.hash && o->sum == k.sum && o->held == k.held && o->lost == k.lost &&
+            o->live == k.live && o->created == k.created && o->flags == k.flags &&
+            o->nargs == k.nargs &&
+            !memcmp(p->argv + o->args, p->argv + k.args, k.nargs * sizeof *p->argv))
+            return true;
+        j = (j + 1) & (fx->seen_cap - 1);
+    }
+    fx->seen[j] = k;
+    fx->nseen++;
+    return false;
 }
 
 /* A callee's thread set (id) in the caller's terms: the caller's set
@@ -1499,8 +1595,12 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             /* 4. Accesses inside the callee, in our terms. A callee's
              * accesses share a few distinct sets: each pair of its held
              * and released sets, and each of its thread sets, is put in
-             * our terms once per call (a small direct-mapped memo). */
-            if (fx->rec) {
+             * our terms once per call (a small direct-mapped memo). A
+             * second call of the same callee with the same arguments in
+             * the same state adds exactly what the first added (merging
+             * is idempotent), so it is skipped - unless the callee is
+             * this function, whose accesses grow meanwhile. */
+            if (fx->rec && (S == fx->sum || !seen_call(fx, st, &e, S))) {
                 enum { MEMO = 64 };
                 struct {
                     uint32_t held, rel, L, K;
@@ -1508,11 +1608,24 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 struct {
                     uint32_t live, C;
                 } tm[MEMO], cm[MEMO];
+                /* The same path is accessed at many places of the
+                 * callee: each is substituted once per call too. */
+                enum { APMEMO = 512 };
+                uint32_t amk[APMEMO], amv[APMEMO];
+                memset(amk, 0xff, sizeof amk);
                 for (uint32_t i = 0; i < MEMO; i++)
                     lm[i].held = tm[i].live = cm[i].live = NONE;
                 for (uint32_t i = 0; i < S->naccs; i++) {
                     const struct ravel__lint_acc ca = S->accs[i];
-                    uint32_t ap = ravel__lint_ap_subst(p, ca.ap, args, e.nargs);
+                    uint32_t ah = (ca.ap * 2654435761u) >> 23; /* 9 bits: APMEMO */
+                    uint32_t ap;
+                    if (amk[ah] == ca.ap) {
+                        ap = amv[ah];
+                    } else {
+                        ap = ravel__lint_ap_subst(p, ca.ap, args, e.nargs);
+                        amk[ah] = ca.ap;
+                        amv[ah] = ap;
+                    }
                     if (!shareable(cx, ap))
                         continue;
                     uint32_t li = (ca.held * 31 + ca.lost) & (MEMO - 1);
@@ -1726,7 +1839,7 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
     if ((e->kind == RAVEL__EV_LOAD || e->kind == RAVEL__EV_STORE) &&
         !(e->flags & RAVEL__EVF_ATOMIC)) {
         uint32_t ap = arg_ap(cx->prog, e, 0);
-        if (!shareable(cx, ap))
+        if (!shareable(cx, ap) && !(ap = list_node(cx, arg(cx->prog, e, 0))))
             return;
         add_acc_st(fx, st, ap, ev, e->kind == RAVEL__EV_STORE);
     }
@@ -2094,6 +2207,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     free(exit.pend);
     free(edge.pend);
     free(fx.gstores);
+    free(fx.seen);
     free(ej);
     free(ejh);
     free(eset);
