@@ -739,7 +739,6 @@ static bool cond_merge(struct state *d, const struct state *s)
     for (uint32_t i = 0; i < d->nfact; i++)
         if (fact_of(s, d->fact[i].ev) == d->fact[i].zero && n.nfact < COND_MAX)
             n.fact[n.nfact++] = d->fact[i];
-    n.held = d->held; /* cl_add does not look at it */
     for (int side = 0; side < 2; side++) {
         const struct state *x = side ? s : d, *y = side ? d : s;
         for (uint32_t i = 0; i < x->ncl; i++)

@@ -8,7 +8,11 @@
  *
  *     held       locks surely held (intersection where paths join)
  *     released   locks perhaps released since the function's entry
- *     live       threads perhaps created and not joined here
+    lost       ... and perhaps not taken again since
+    facts, cl  branch outcomes on loaded values known here, and locks
+               held exactly where such an outcome holds (`if (c) lock`)
+ *     live       threads perhaps created and not joined here (created:
+               joined or not)
  *     pending    checks whose result an act may still rely on, each with
  *                the locks held continuously since the check
  *
@@ -17,6 +21,7 @@
  * substitute its own arguments:
  *
  *     gen, kill  locks surely taken / perhaps released by a call
+    lost       locks perhaps released and not taken again by its return
  *     out        checks still pending when it returns
  *     acts       acts reachable from its entry, with the locks perhaps
  *                released before each

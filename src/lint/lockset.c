@@ -40,9 +40,18 @@
  * function pointers, and objects behind pointers, arrive here already
  * resolved by points.c.
  *
- * What is left out, and said in docs/lint.md: a child that outlives its
- * parent is compared only with what ran beside the parent, and memory
- * reached only through pointers the analysis cannot name.
+ * A child that outlives its parent (still running when the parent's
+ * start routine returns: detached, or never joined) is also compared with
+ * what its ancestors do after creating the parent, joined or not.
+ *
+ * Two paths may touch the same location when equal, when they differ in
+ * index values only, or when one has an index where the other has a
+ * constant element (`a[i]` and `a[2]`: ravel__lint_ap_may_overlap); in
+ * the last case per-element locks overlapping the same way count as one.
+ *
+ * What is left out, and said in docs/lint.md: a leaked child against its
+ * parent's siblings' branches, and memory reached only through pointers
+ * the analysis cannot name.
  */
 #include "lockset.h"
 
