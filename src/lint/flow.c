@@ -327,11 +327,95 @@ static void ls_keep_iface(const struct ravel__lint_prog *p, struct ravel__lint_l
         }                                                                      \
     } while (0)
 
+/* ---- interned sets ------------------------------------------------------- */
+
+static void sort_u32(uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+static uint32_t set_hash(uint32_t n, uint32_t all, const uint32_t *v)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (n * 2 + all + 1);
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ v[i]) * 0x100000001b3ULL;
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+/* Both pools are the same open-addressing table over a growing array;
+ * the macro keeps the two element types apart without a void* layer. */
+#define INTERN(pool, T, s)                                                     \
+    do {                                                                       \
+        T c_;                                                                  \
+        memset(&c_, 0, sizeof c_);                                             \
+        c_.n = (s)->n;                                                         \
+        c_.all = (s)->all;                                                     \
+        memcpy(c_.v, (s)->v, (size_t)(s)->n * sizeof c_.v[0]);                 \
+        sort_u32(c_.v, c_.n);                                                  \
+        if ((pool)->n == 0) { /* id 0: the empty set */                        \
+            (pool)->cap = 64;                                                  \
+            (pool)->v = calloc((pool)->cap, sizeof *(pool)->v);                \
+            (pool)->hash_cap = 128;                                            \
+            (pool)->hash = malloc((pool)->hash_cap * sizeof *(pool)->hash);    \
+            RAVEL__CHECK((pool)->v && (pool)->hash);                           \
+            memset((pool)->hash, 0xff, (pool)->hash_cap * sizeof *(pool)->hash); \
+            (pool)->hash[set_hash(0, 0, NULL) & ((pool)->hash_cap - 1)] = 0;   \
+            (pool)->n = 1;                                                     \
+        }                                                                      \
+        if (((pool)->n + 1) * 2 > (pool)->hash_cap) {                          \
+            uint32_t hc_ = (pool)->hash_cap * 2;                               \
+            uint32_t *nh_ = malloc((size_t)hc_ * sizeof *nh_);                 \
+            RAVEL__CHECK(nh_ != NULL);                                         \
+            memset(nh_, 0xff, (size_t)hc_ * sizeof *nh_);                      \
+            for (uint32_t i_ = 0; i_ < (pool)->n; i_++) {                      \
+                const T *o_ = &(pool)->v[i_];                                  \
+                uint32_t h_ = set_hash(o_->n, o_->all, o_->v) & (hc_ - 1);     \
+                while (nh_[h_] != NONE)                                        \
+                    h_ = (h_ + 1) & (hc_ - 1);                                 \
+                nh_[h_] = i_;                                                  \
+            }                                                                  \
+            free((pool)->hash);                                                \
+            (pool)->hash = nh_;                                                \
+            (pool)->hash_cap = hc_;                                            \
+        }                                                                      \
+        uint32_t m_ = (pool)->hash_cap - 1;                                    \
+        uint32_t h_ = set_hash(c_.n, c_.all, c_.v) & m_;                       \
+        while ((pool)->hash[h_] != NONE) {                                     \
+            const T *o_ = &(pool)->v[(pool)->hash[h_]];                        \
+            if (o_->n == c_.n && o_->all == c_.all &&                          \
+                !memcmp(o_->v, c_.v, (size_t)c_.n * sizeof c_.v[0]))           \
+                return (pool)->hash[h_];                                       \
+            h_ = (h_ + 1) & m_;                                                \
+        }                                                                      \
+        PUSH((pool)->v, (pool)->n, (pool)->cap);                               \
+        (pool)->v[(pool)->n] = c_;                                             \
+        (pool)->hash[h_] = (pool)->n;                                          \
+        return (pool)->n++;                                                    \
+    } while (0)
+
+uint32_t ravel__lint_ls_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_lockset *s)
+{
+    INTERN(&cx->lsets, struct ravel__lint_lockset, s);
+}
+
+uint32_t ravel__lint_ts_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_tset *s)
+{
+    INTERN(&cx->tsets, struct ravel__lint_tset, s);
+}
+
 static void summary_reset(struct ravel__lint_summary *s, bool keep_insts)
 {
     s->done = false;
     memset(&s->gen, 0, sizeof s->gen);
     memset(&s->kill, 0, sizeof s->kill);
+    memset(&s->lost, 0, sizeof s->lost);
     memset(&s->live_out, 0, sizeof s->live_out);
     s->nout = s->nacts = s->naccs = s->njoins = 0;
     if (s->acchash)
@@ -363,6 +447,14 @@ void ravel__lint_ctx_free(struct ravel__lint_ctx *cx)
     cx->sym_state = NULL;
     free(cx->ev_loop);
     free(cx->local_esc);
+    free(cx->fixed_int);
+    cx->fixed_int = NULL;
+    free(cx->lsets.v);
+    free(cx->lsets.hash);
+    free(cx->tsets.v);
+    free(cx->tsets.hash);
+    memset(&cx->lsets, 0, sizeof cx->lsets);
+    memset(&cx->tsets, 0, sizeof cx->tsets);
     cx->sum = NULL;
     cx->sym_spec = NULL;
     cx->ev_loop = NULL;
@@ -474,7 +566,44 @@ static void find_loops(struct ravel__lint_ctx *cx)
     }
 }
 
+/* Integer globals that nothing writes and whose address nothing takes
+ * (passed to a call, stored, returned): their loads read the initial
+ * value, so a branch on one goes one way only (`int use_lock = 1;`). */
+static void find_fixed_ints(struct ravel__lint_ctx *cx)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    cx->fixed_int = calloc(p->nsyms ? p->nsyms : 1, 1);
+    RAVEL__CHECK(cx->fixed_int != NULL);
+    for (uint32_t i = 0; i < p->nsyms; i++)
+        cx->fixed_int[i] = (p->syms[i].flags & (RAVEL__SYMF_INTVAL | RAVEL__SYMF_TLS)) ==
+                           RAVEL__SYMF_INTVAL;
+    for (uint32_t ev = 0; ev < p->nevents; ev++) {
+        const struct ravel__lint_event *e = &p->events[ev];
+        for (uint32_t i = 0; i < e->nargs; i++) {
+            if (e->kind == RAVEL__EV_LOAD)
+                break; /* a read, through its address */
+            const struct ravel__lint_val *v = &p->vals[ravel__lint_ev_arg(p, e, i)];
+            for (uint32_t m = 0; m < v->n; m++) {
+                uint32_t ap = v->ap[m];
+                /* A path through a pointer read from memory is a read of
+                 * the global, or a store through what it points to. */
+                if (ap == 0 || ravel__lint_ap_has_deref(p, ap))
+                    continue;
+                const struct ravel__lint_ap *r = &p->aps[p->aps[ap].root];
+                if (r->kind == RAVEL__AP_GLOBAL)
+                    cx->fixed_int[r->a] = 0;
+            }
+        }
+    }
+}
+
 /* ---- dataflow state --------------------------------------------------------- */
+
+/* Branch outcomes and conditional locks one state keeps: a lock taken
+ * under a condition and used under the same one is a short-range idiom
+ * (one flag, one lock), and past the bound the oldest are forgotten,
+ * which only loses the correlation (more reports, never fewer). */
+#define COND_MAX 4
 
 struct state {
     bool reached;
@@ -483,10 +612,28 @@ struct state {
     bool fresh;     /* some path from the entry gets here without creating
                        a thread (directly or in a callee) */
     struct ravel__lint_lockset held, released;
+    struct ravel__lint_lockset lost; /* released since entry and perhaps
+                                        not taken again */
     uint32_t null_ap; /* a pointer known null on every path here, or 0 */
     struct ravel__lint_lockset jh; /* thread handles joined on every path
                                       here (summary terms), for callers */
     struct ravel__lint_tset created, joined;
+    /* Branch outcomes known on every path here: load event ev read 0
+     * (zero) or not. mem2reg makes `c` in `if (c) lock(); ... if (c)
+     * g++;` one load, so both branches test the same event. */
+    uint8_t nfact;
+    struct {
+        uint32_t ev;
+        uint8_t zero;
+    } fact[COND_MAX];
+    /* Locks held wherever load ev read zero (or nonzero): after `if (c)
+     * lock(&m);` m is held exactly where c is true, and taken along the
+     * next branch on c. */
+    uint8_t ncl;
+    struct {
+        uint32_t lock, ev;
+        uint8_t zero;
+    } cl[COND_MAX];
     uint32_t npend;
     struct ravel__lint_pend *pend; /* RAVEL__LINT_PEND_MAX entries */
 };
@@ -542,6 +689,103 @@ static uint32_t lock_base(const struct ravel__lint_prog *p, uint32_t l)
     return l;
 }
 
+static int fact_of(const struct state *s, uint32_t ev)
+{
+    for (uint32_t i = 0; i < s->nfact; i++)
+        if (s->fact[i].ev == ev)
+            return s->fact[i].zero;
+    return -1;
+}
+
+static bool cl_has(const struct state *s, uint32_t lock, uint32_t ev, uint8_t zero)
+{
+    for (uint32_t i = 0; i < s->ncl; i++)
+        if (s->cl[i].lock == lock && s->cl[i].ev == ev && s->cl[i].zero == zero)
+            return true;
+    return false;
+}
+
+/* Does path state x hold lock l wherever load ev read `zero`? */
+static bool cl_holds(const struct state *x, uint32_t l, uint32_t ev, uint8_t zero)
+{
+    return ravel__lint_ls_has(&x->held, l) || cl_has(x, l, ev, zero) ||
+           fact_of(x, ev) == !zero;
+}
+
+static void cl_add(struct state *s, uint32_t lock, uint32_t ev, uint8_t zero)
+{
+    if (cl_has(s, lock, ev, zero))
+        return;
+    if (s->ncl == COND_MAX) {
+        memmove(s->cl, s->cl + 1, (COND_MAX - 1) * sizeof s->cl[0]);
+        s->ncl--;
+    }
+    s->cl[s->ncl].lock = lock;
+    s->cl[s->ncl].ev = ev;
+    s->cl[s->ncl].zero = zero;
+    s->ncl++;
+}
+
+/* The conditional locks and facts where d and s meet (d's old sets). A
+ * candidate (l, ev, zero) holds if on each side l is held, or held under
+ * that condition, or the condition is known false there; the candidates
+ * are each side's conditional locks, and each lock one side holds and
+ * the other not, paired with a fact the two sides know oppositely. */
+static bool cond_merge(struct state *d, const struct state *s)
+{
+    struct state n;
+    n.ncl = 0;
+    n.nfact = 0;
+    for (uint32_t i = 0; i < d->nfact; i++)
+        if (fact_of(s, d->fact[i].ev) == d->fact[i].zero && n.nfact < COND_MAX)
+            n.fact[n.nfact++] = d->fact[i];
+    for (int side = 0; side < 2; side++) {
+        const struct state *x = side ? s : d, *y = side ? d : s;
+        for (uint32_t i = 0; i < x->ncl; i++)
+            if (cl_holds(y, x->cl[i].lock, x->cl[i].ev, x->cl[i].zero))
+                cl_add(&n, x->cl[i].lock, x->cl[i].ev, x->cl[i].zero);
+        for (uint32_t i = 0; i < x->held.n; i++) {
+            uint32_t l = x->held.v[i];
+            if (ravel__lint_ls_has(&y->held, l))
+                continue;
+            for (uint32_t k = 0; k < x->nfact; k++) {
+                int o = fact_of(y, x->fact[k].ev);
+                if (o >= 0 && o != x->fact[k].zero)
+                    cl_add(&n, l, x->fact[k].ev, x->fact[k].zero);
+            }
+        }
+    }
+    bool changed = n.nfact != d->nfact || n.ncl != d->ncl;
+    for (uint32_t i = 0; i < n.ncl && !changed; i++)
+        changed = !cl_has(d, n.cl[i].lock, n.cl[i].ev, n.cl[i].zero);
+    for (uint32_t i = 0; i < n.nfact && !changed; i++)
+        changed = fact_of(d, n.fact[i].ev) != n.fact[i].zero;
+    d->nfact = n.nfact;
+    memcpy(d->fact, n.fact, sizeof n.fact);
+    d->ncl = n.ncl;
+    memcpy(d->cl, n.cl, sizeof n.cl);
+    return changed;
+}
+
+/* Forgets what is known of load ev (it runs again) or of lock l (it is
+ * released); NONE leaves that side alone. */
+static void cond_forget(struct state *s, uint32_t ev, uint32_t l, bool all_locks)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->ncl; i++)
+        if (s->cl[i].ev != ev && !all_locks &&
+            (s->cl[i].lock & ~RAVEL__LINT_LS_SHARED) != (l & ~RAVEL__LINT_LS_SHARED))
+            s->cl[k++] = s->cl[i];
+    s->ncl = (uint8_t)k;
+    if (ev == NONE)
+        return;
+    k = 0;
+    for (uint32_t i = 0; i < s->nfact; i++)
+        if (s->fact[i].ev != ev)
+            s->fact[k++] = s->fact[i];
+    s->nfact = (uint8_t)k;
+}
+
 /* Merges s into d (d = d join s); returns whether d changed. */
 static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
                      const struct state *s, bool back)
@@ -553,8 +797,9 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         st_copy(d, s);
         return true;
     }
-    struct ravel__lint_lockset held = d->held, rel = d->released;
+    struct ravel__lint_lockset held = d->held, rel = d->released, lost = d->lost;
     struct ravel__lint_tset cr = d->created, jo = d->joined;
+    bool changed_cond = cond_merge(d, s);
     ls_intersect(&d->held, &s->held);
     /* A lock on a pointer that the other path found null is as good as
      * held there: `if (p) lock(p); ... if (p) unlock(p)` wrappers. */
@@ -571,6 +816,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         changed_null = true;
     }
     ls_union_may(&d->released, &s->released);
+    ls_union_may(&d->lost, &s->lost);
     ts_union(&d->created, &s->created);
     /* A thread is joined where paths meet only if it is joined on both
      * (an error path's cleanup joins nothing on the normal path), except
@@ -583,7 +829,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         ts_intersect(&d->joined, &s->joined);
         ls_intersect(&d->jh, &s->jh);
     }
-    bool changed = changed_null;
+    bool changed = changed_null || changed_cond;
     if (d->guard != s->guard && d->guard) {
         d->guard = 0;
         changed = true;
@@ -593,6 +839,7 @@ static bool st_merge(const struct ravel__lint_prog *p_of_merge, struct state *d,
         changed = true;
     }
     changed |= !ls_equal(&held, &d->held) || !ls_equal(&rel, &d->released) ||
+               !ls_equal(&lost, &d->lost) ||
                    !ts_equal(&cr, &d->created) || !ts_equal(&jo, &d->joined);
     for (uint32_t i = 0; i < s->npend; i++) {
         bool found = false;
@@ -636,6 +883,19 @@ struct fctx {
     struct ravel__lint_summary *sum;
     uint32_t *gstores; /* global-rooted addresses the function stores to */
     uint32_t ngstores;
+    /* Calls whose callee accesses the recording pass has merged
+     * (seen_call), an open-addressing table. */
+    struct seen {
+        uint32_t sum, args, nargs, hash;
+        uint32_t held, lost, live, created;
+        uint8_t flags;
+    } *seen;
+    uint32_t nseen, seen_cap;
+    /* The last state's sets interned by add_acc_st, and their ids. */
+    bool st_ok;
+    struct ravel__lint_lockset st_held, st_rel;
+    struct ravel__lint_tset st_live, st_created;
+    uint32_t st_held_id, st_rel_id, st_live_id, st_created_id;
 };
 
 static uint32_t arg(const struct ravel__lint_prog *p, const struct ravel__lint_event *e,
@@ -747,10 +1007,11 @@ static void lib_state_init(struct ravel__lint_ctx *cx)
 }
 
 static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap);
-static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
-                    const struct ravel__lint_lockset *held,
-                    const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early);
+static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
+                    uint32_t rel, uint32_t live, uint32_t created, uint8_t once,
+                    uint8_t early);
+static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uint32_t ev,
+                       uint8_t write);
 
 /* The memory a call of a C library function without a body accesses:
  * its hidden state, and what it writes through its arguments. */
@@ -761,11 +1022,8 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
     const struct ravel__lint_event *e = &p->events[ev];
     if (e->callee == NONE || p->syms[e->callee].def != NONE)
         return;
-    struct ravel__lint_tset live;
-    live_of(st, &live);
     if (cx->sym_state[e->callee] != NONE)
-        add_acc(fx, cx->sym_state[e->callee], ev, 1, &st->held, &st->released, &live,
-                st->guard != 0, st->fresh);
+        add_acc_st(fx, st, cx->sym_state[e->callee], ev, 1);
     const char *n = p->syms[e->callee].name;
     if (!strncmp(n, "__isoc99_", 9)) /* glibc's names for the scanf family */
         n += 9;
@@ -775,8 +1033,7 @@ static void lib_accesses(struct fctx *fx, struct state *st, uint32_t ev)
         for (uint32_t i = lib_writes[k].from; i < e->nargs; i++) {
             uint32_t ap = arg_ap(p, e, i);
             if (shareable(cx, ap))
-                add_acc(fx, ap, ev, 1, &st->held, &st->released, &live, st->guard != 0,
-                        st->fresh);
+                add_acc_st(fx, st, ap, ev, 1);
             if (!lib_writes[k].all)
                 break;
         }
@@ -999,16 +1256,43 @@ static bool shareable(struct ravel__lint_ctx *cx, uint32_t ap)
     }
 }
 
+/* An address through a pointer that a loop carries (`for (n = head; n;
+ * n = n->next) n->count++`): its primary is the loop's own opaque value,
+ * which no other thread can name, but one of the values it joins starts
+ * from memory others reach (`head->count`, or the heap block points.c
+ * found `head` set to). The list is then summed up by that node: every
+ * node's count is the first node's. 0 when there is none. */
+static uint32_t list_node(struct ravel__lint_ctx *cx, uint32_t v)
+{
+    const struct ravel__lint_prog *p = cx->prog;
+    if (v == NONE || p->vals[v].n < 2 ||
+        ravel__lint_ap_rootkind(p, p->vals[v].ap[0]) != RAVEL__AP_VALUE)
+        return 0;
+    for (uint32_t m = 1; m < p->vals[v].n; m++) {
+        uint32_t ap = p->vals[v].ap[m];
+        if (!ap)
+            continue;
+        /* Read from a global or through a parameter, or a heap block
+         * that points.c found the global list head set to. */
+        enum ravel__lint_ap_kind k = ravel__lint_ap_rootkind(p, ap);
+        if (((k == RAVEL__AP_GLOBAL || k == RAVEL__AP_PARAM) && ravel__lint_ap_has_deref(p, ap) &&
+             shareable(cx, ap)) ||
+            (k == RAVEL__AP_ALLOC && ravel__lint_ap_published(p, ap)))
+            return ap;
+    }
+    return 0;
+}
+
 static uint64_t acc_hash(uint32_t ap, uint32_t ev, uint8_t w)
 {
     return ((uint64_t)ap * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)ev << 1) ^ w;
 }
 
-static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
-                    const struct ravel__lint_lockset *held,
-                    const struct ravel__lint_lockset *rel,
-                    const struct ravel__lint_tset *live, uint8_t once, uint8_t early)
+static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write, uint32_t held,
+                    uint32_t rel, uint32_t live, uint32_t created, uint8_t once,
+                    uint8_t early)
 {
+    struct ravel__lint_ctx *cx = fx->cx;
     struct ravel__lint_summary *s = fx->sum;
     if ((s->naccs + 1) * 2 > s->acchash_cap) {
         uint32_t cap = s->acchash_cap ? s->acchash_cap * 2 : 64;
@@ -1030,9 +1314,26 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
     while (s->acchash[h] != NONE) {
         struct ravel__lint_acc *a = &s->accs[s->acchash[h]];
         if (a->ap == ap && a->ev == ev && a->write == write) {
-            ls_intersect(&a->held, held);
-            ls_union_may(&a->released, rel);
-            ts_union(&a->live, live);
+            if (a->held != held) {
+                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->held);
+                ls_intersect(&x, ravel__lint_ls_get(cx, held));
+                a->held = ravel__lint_ls_intern(cx, &x);
+            }
+            if (a->lost != rel) {
+                struct ravel__lint_lockset x = *ravel__lint_ls_get(cx, a->lost);
+                ls_union_may(&x, ravel__lint_ls_get(cx, rel));
+                a->lost = ravel__lint_ls_intern(cx, &x);
+            }
+            if (a->live != live) {
+                struct ravel__lint_tset x = *ravel__lint_ts_get(cx, a->live);
+                ts_union(&x, ravel__lint_ts_get(cx, live));
+                a->live = ravel__lint_ts_intern(cx, &x);
+            }
+            if (a->created != created) {
+                struct ravel__lint_tset x = *ravel__lint_ts_get(cx, a->created);
+                ts_union(&x, ravel__lint_ts_get(cx, created));
+                a->created = ravel__lint_ts_intern(cx, &x);
+            }
             a->once &= once;
             a->early |= early;
             return;
@@ -1040,7 +1341,7 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
         h = (h + 1) & mask;
     }
     if (s->naccs == RAVEL__LINT_ACCS_MAX) {
-        fx->cx->dropped++;
+        cx->dropped++;
         return;
     }
     PUSH(s->accs, s->naccs, s->capaccs);
@@ -1048,12 +1349,110 @@ static void add_acc(struct fctx *fx, uint32_t ap, uint32_t ev, uint8_t write,
     a->ap = ap;
     a->ev = ev;
     a->write = write;
-    a->held = *held;
-    a->released = *rel;
-    a->live = *live;
+    a->held = held;
+    a->lost = rel;
+    a->live = live;
+    a->created = created;
     a->once = once;
     a->early = early;
     s->acchash[h] = s->naccs++;
+}
+
+/* An access made here, in state st. The state's sets are interned once
+ * per state they take (fx->st_*: a block's accesses mostly share them). */
+static void add_acc_st(struct fctx *fx, const struct state *st, uint32_t ap, uint32_t ev,
+                       uint8_t write)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    struct ravel__lint_tset live;
+    live_of(st, &live);
+    if (!fx->st_ok || !ls_equal(&fx->st_held, &st->held))
+        fx->st_held_id = ravel__lint_ls_intern(cx, &st->held), fx->st_held = st->held;
+    if (!fx->st_ok || !ls_equal(&fx->st_rel, &st->lost))
+        fx->st_rel_id = ravel__lint_ls_intern(cx, &st->lost), fx->st_rel = st->lost;
+    if (!fx->st_ok || !ts_equal(&fx->st_live, &live))
+        fx->st_live_id = ravel__lint_ts_intern(cx, &live), fx->st_live = live;
+    if (!fx->st_ok || !ts_equal(&fx->st_created, &st->created))
+        fx->st_created_id = ravel__lint_ts_intern(cx, &st->created), fx->st_created = st->created;
+    fx->st_ok = true;
+    add_acc(fx, ap, ev, write, fx->st_held_id, fx->st_rel_id, fx->st_live_id,
+            fx->st_created_id, st->guard != 0, st->fresh);
+}
+
+/* Has the recording pass already merged callee S's accesses from a call
+ * with the same arguments, in the same locks, threads and flags? Records
+ * this one if not. The key is the interned sets, so comparing is cheap. */
+static bool seen_call(struct fctx *fx, const struct state *st,
+                      const struct ravel__lint_event *e, const struct ravel__lint_summary *S)
+{
+    struct ravel__lint_ctx *cx = fx->cx;
+    const struct ravel__lint_prog *p = cx->prog;
+    struct ravel__lint_tset live;
+    live_of(st, &live);
+    struct seen k;
+    k.sum = (uint32_t)(S - cx->sum);
+    k.args = e->args;
+    k.nargs = e->nargs;
+    k.held = ravel__lint_ls_intern(cx, &st->held);
+    k.lost = ravel__lint_ls_intern(cx, &st->lost);
+    k.live = ravel__lint_ts_intern(cx, &live);
+    k.created = ravel__lint_ts_intern(cx, &st->created);
+    k.flags = (uint8_t)((st->guard != 0) | (st->fresh << 1));
+    uint64_t h = k.sum * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ k.held) * 0x100000001b3ULL;
+    h = (h ^ k.lost) * 0x100000001b3ULL;
+    h = (h ^ k.live) * 0x100000001b3ULL;
+    h = (h ^ k.created) * 0x100000001b3ULL;
+    h = (h ^ k.flags) * 0x100000001b3ULL;
+    for (uint32_t i = 0; i < k.nargs; i++)
+        h = (h ^ p->argv[k.args + i]) * 0x100000001b3ULL;
+    if ((fx->nseen + 1) * 2 > fx->seen_cap) {
+        uint32_t cap = fx->seen_cap ? fx->seen_cap * 2 : 64;
+        struct seen *n = malloc((size_t)cap * sizeof *n);
+        RAVEL__CHECK(n != NULL);
+        for (uint32_t i = 0; i < cap; i++)
+            n[i].sum = NONE;
+        for (uint32_t i = 0; i < fx->seen_cap; i++) {
+            if (fx->seen[i].sum == NONE)
+                continue;
+            uint32_t j = fx->seen[i].hash & (cap - 1);
+            while (n[j].sum != NONE)
+                j = (j + 1) & (cap - 1);
+            n[j] = fx->seen[i];
+        }
+        free(fx->seen);
+        fx->seen = n;
+        fx->seen_cap = cap;
+    }
+    k.hash = (uint32_t)(h ^ (h >> 32));
+    uint32_t j = k.hash & (fx->seen_cap - 1);
+    while (fx->seen[j].sum != NONE) {
+        const struct seen *o = &fx->seen[j];
+        if (o->hash == k.hash && o->sum == k.sum && o->held == k.held && o->lost == k.lost &&
+            o->live == k.live && o->created == k.created && o->flags == k.flags &&
+            o->nargs == k.nargs &&
+            !memcmp(p->argv + o->args, p->argv + k.args, k.nargs * sizeof *p->argv))
+            return true;
+        j = (j + 1) & (fx->seen_cap - 1);
+    }
+    fx->seen[j] = k;
+    fx->nseen++;
+    return false;
+}
+
+/* A callee's thread set (id) in the caller's terms: the caller's set
+ * `base` plus the callee's instances mapped to the caller's. */
+static uint32_t ts_in_caller(struct ravel__lint_ctx *cx, const struct ravel__lint_tset *base,
+                             uint32_t id, uint32_t ninsts, const uint32_t *map)
+{
+    const struct ravel__lint_tset *cl = ravel__lint_ts_get(cx, id);
+    struct ravel__lint_tset C = *base;
+    if (cl->all)
+        C.all = 1;
+    for (uint32_t k = 0; k < cl->n; k++)
+        if (cl->v[k] < ninsts)
+            ts_add(&C, map[cl->v[k]]);
+    return ravel__lint_ts_intern(cx, &C);
 }
 
 /* The instance of this function created by event ev (sub: the callee's
@@ -1192,31 +1591,72 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 if (fx->rec)
                     ts_union(&fx->sum->insts[map[i]].live_at, &at);
             }
-            /* 4. Accesses inside the callee. */
-            if (fx->rec) {
+            /* 4. Accesses inside the callee, in our terms. A callee's
+             * accesses share a few distinct sets: each pair of its held
+             * and released sets, and each of its thread sets, is put in
+             * our terms once per call (a small direct-mapped memo). A
+             * second call of the same callee with the same arguments in
+             * the same state adds exactly what the first added (merging
+             * is idempotent), so it is skipped - unless the callee is
+             * this function, whose accesses grow meanwhile. */
+            if (fx->rec && (S == fx->sum || !seen_call(fx, st, &e, S))) {
+                enum { MEMO = 64 };
+                struct {
+                    uint32_t held, rel, L, K;
+                } lm[MEMO];
+                struct {
+                    uint32_t live, C;
+                } tm[MEMO], cm[MEMO];
+                /* The same path is accessed at many places of the
+                 * callee: each is substituted once per call too. */
+                enum { APMEMO = 512 };
+                uint32_t amk[APMEMO], amv[APMEMO];
+                memset(amk, 0xff, sizeof amk);
+                for (uint32_t i = 0; i < MEMO; i++)
+                    lm[i].held = tm[i].live = cm[i].live = NONE;
                 for (uint32_t i = 0; i < S->naccs; i++) {
-                    const struct ravel__lint_acc *ca = &S->accs[i];
-                    uint32_t ap = ravel__lint_ap_subst(p, ca->ap, args, e.nargs);
+                    const struct ravel__lint_acc ca = S->accs[i];
+                    uint32_t ah = (ca.ap * 2654435761u) >> 23; /* 9 bits: APMEMO */
+                    uint32_t ap;
+                    if (amk[ah] == ca.ap) {
+                        ap = amv[ah];
+                    } else {
+                        ap = ravel__lint_ap_subst(p, ca.ap, args, e.nargs);
+                        amk[ah] = ca.ap;
+                        amv[ah] = ap;
+                    }
                     if (!shareable(cx, ap))
                         continue;
-                    struct ravel__lint_lockset L, K, sk;
-                    ls_subst(p, &sk, &ca->released, args, e.nargs, true);
-                    L = st->held;
-                    ls_minus(&L, &sk);
-                    struct ravel__lint_lockset sl;
-                    ls_subst(p, &sl, &ca->held, args, e.nargs, false);
-                    ls_union_must(&L, &sl);
-                    K = st->released;
-                    ls_union_may(&K, &sk);
-                    struct ravel__lint_tset C = live;
-                    if (ca->live.all)
-                        C.all = 1;
-                    for (uint32_t k = 0; k < ca->live.n; k++)
-                        if (ca->live.v[k] < S->ninsts)
-                            ts_add(&C, map[ca->live.v[k]]);
-                    add_acc(fx, ap, ca->ev, ca->write, &L, &K, &C,
-                            ca->once || st->guard != 0,
-                            ca->early && st->fresh);
+                    uint32_t li = (ca.held * 31 + ca.lost) & (MEMO - 1);
+                    if (lm[li].held != ca.held || lm[li].rel != ca.lost) {
+                        struct ravel__lint_lockset L, K, sk, sl;
+                        ls_subst(p, &sk, ravel__lint_ls_get(cx, ca.lost), args, e.nargs,
+                                 true);
+                        L = st->held;
+                        ls_minus(&L, &sk);
+                        ls_subst(p, &sl, ravel__lint_ls_get(cx, ca.held), args, e.nargs,
+                                 false);
+                        ls_union_must(&L, &sl);
+                        K = st->lost;
+                        ls_minus(&K, &sl);
+                        ls_union_may(&K, &sk);
+                        lm[li].held = ca.held;
+                        lm[li].rel = ca.lost;
+                        lm[li].L = ravel__lint_ls_intern(cx, &L);
+                        lm[li].K = ravel__lint_ls_intern(cx, &K);
+                    }
+                    uint32_t ti = ca.live & (MEMO - 1);
+                    if (tm[ti].live != ca.live) {
+                        tm[ti].live = ca.live;
+                        tm[ti].C = ts_in_caller(cx, &live, ca.live, S->ninsts, map);
+                    }
+                    uint32_t ci = ca.created & (MEMO - 1);
+                    if (cm[ci].live != ca.created) {
+                        cm[ci].live = ca.created;
+                        cm[ci].C = ts_in_caller(cx, &st->created, ca.created, S->ninsts, map);
+                    }
+                    add_acc(fx, ap, ca.ev, ca.write, lm[li].L, lm[li].K, tm[ti].C, cm[ci].C,
+                            ca.once || st->guard != 0, ca.early && st->fresh);
                 }
             }
         }
@@ -1241,10 +1681,21 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
                 ls_add_must(&st->jh, h);
         }
         free(map);
-        /* 6. The callee's effect on locks. */
+        /* 6. The callee's effect on locks: what it may have released
+         * and not taken again is no longer held; what it surely takes
+         * is. (kill, released perhaps at some time, is what breaks a
+         * check's continuous hold.) */
+        struct ravel__lint_lockset lost;
         ls_subst(p, &kill, &S->kill, args, e.nargs, true);
         ls_subst(p, &gen, &S->gen, args, e.nargs, false);
-        ls_minus(&st->held, &kill);
+        ls_subst(p, &lost, &S->lost, args, e.nargs, true);
+        ls_minus(&st->held, &lost);
+        ls_minus(&st->lost, &gen);
+        ls_union_may(&st->lost, &lost);
+        for (uint32_t i = 0; i < lost.n && st->ncl; i++)
+            cond_forget(st, NONE, lost.v[i], false);
+        if (lost.all)
+            cond_forget(st, NONE, NONE, true);
         ls_union_must(&st->held, &gen);
         ls_union_may(&st->released, &kill);
         for (uint32_t i = 0; i < st->npend; i++)
@@ -1262,15 +1713,20 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
         case RAVEL__ROLE_LOCK:
             /* A trylock holds the lock only on the edge where it returned
              * 0 (edge_on below). */
-            if (l && !(s->lockmode & RAVEL__LOCKM_TRY))
+            if (l && !(s->lockmode & RAVEL__LOCKM_TRY)) {
                 ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
                                                 ? RAVEL__LINT_LS_SHARED : 0));
+                ls_del_lock(&st->lost, l);
+            }
             break;
         case RAVEL__ROLE_UNLOCK:
         case RAVEL__ROLE_WAIT:
             /* Both release the lock; a wait takes it back before returning. */
-            if (s->role == RAVEL__ROLE_UNLOCK)
+            if (s->role == RAVEL__ROLE_UNLOCK) {
                 ls_del_lock(&st->held, l);
+                ls_add_may(&st->lost, l);
+                cond_forget(st, NONE, l, false);
+            }
             ls_add_may(&st->released, l);
             for (uint32_t i = 0; i < st->npend; i++)
                 ls_del_lock(&st->pend[i].held, l);
@@ -1298,14 +1754,27 @@ static void transfer_call(struct fctx *fx, struct state *st, uint32_t ev)
             st->fresh = false;
             break;
         }
-        case RAVEL__ROLE_JOIN:
-            for (uint32_t i = 0; i < fx->sum->ninsts; i++)
-                if (ravel__lint_ts_has(&st->created, i) &&
-                    handle_matches(p, fx->sum->insts[i].handle, l))
-                    ts_add(&st->joined, i);
-            if ((l = iface_join(p, l)) != 0)
+        case RAVEL__ROLE_JOIN: {
+            bool part = false;
+            for (uint32_t i = 0; i < fx->sum->ninsts; i++) {
+                if (!ravel__lint_ts_has(&st->created, i) ||
+                    !handle_matches(p, fx->sum->insts[i].handle, l))
+                    continue;
+                /* A join loop over [0, 9) of threads a loop created over
+                 * [0, 10) leaves one running. */
+                int64_t jlo, jhi, clo, chi;
+                if (ravel__lint_range_of(p, ev, &jlo, &jhi) &&
+                    ravel__lint_range_of(p, fx->sum->insts[i].site, &clo, &chi) &&
+                    (jlo > clo || jhi < chi)) {
+                    part = true;
+                    continue;
+                }
+                ts_add(&st->joined, i);
+            }
+            if (!part && (l = iface_join(p, l)) != 0)
                 ls_add_must(&st->jh, l);
             break;
+        }
         default:
             break;
         }
@@ -1362,17 +1831,16 @@ static void transfer(struct fctx *fx, struct state *st, uint32_t ev)
         transfer_call(fx, st, ev);
         return;
     }
+    if (e->kind == RAVEL__EV_LOAD && (st->nfact || st->ncl))
+        cond_forget(st, ev, NONE, false); /* a new value: nothing known of it */
     if (!fx->rec || !cx->lockset)
         return;
     if ((e->kind == RAVEL__EV_LOAD || e->kind == RAVEL__EV_STORE) &&
         !(e->flags & RAVEL__EVF_ATOMIC)) {
         uint32_t ap = arg_ap(cx->prog, e, 0);
-        if (!shareable(cx, ap))
+        if (!shareable(cx, ap) && !(ap = list_node(cx, arg(cx->prog, e, 0))))
             return;
-        struct ravel__lint_tset live;
-        live_of(st, &live);
-        add_acc(fx, ap, ev, e->kind == RAVEL__EV_STORE, &st->held, &st->released,
-                &live, st->guard != 0, st->fresh);
+        add_acc_st(fx, st, ap, ev, e->kind == RAVEL__EV_STORE);
     }
 }
 
@@ -1391,9 +1859,36 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
     }
     const struct ravel__lint_event *e = &p->events[on & ~RAVEL__LINT_ON_FAIL];
     if (e->kind == RAVEL__EV_LOAD) {
+        uint32_t ap = arg_ap(p, e, 0);
+        uint32_t lev = on & ~RAVEL__LINT_ON_FAIL;
+        /* A flag nothing writes has its initial value: the other branch
+         * is never taken. */
+        if (ap && p->aps[ap].kind == RAVEL__AP_GLOBAL && cx->fixed_int[p->aps[ap].a] &&
+            (p->syms[p->aps[ap].a].init == 0) != ok) {
+            st->reached = false;
+            return;
+        }
+        /* What this branch tells about the load, and the locks taken
+         * earlier under the same outcome. */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < st->nfact; i++)
+            if (st->fact[i].ev != lev)
+                st->fact[k++] = st->fact[i];
+        st->nfact = (uint8_t)k;
+        for (uint32_t i = 0; i < st->ncl; i++)
+            if (st->cl[i].ev == lev && st->cl[i].zero == ok) {
+                ls_add_must(&st->held, st->cl[i].lock);
+                ls_del_lock(&st->lost, st->cl[i].lock);
+            }
+        if (st->nfact == COND_MAX) {
+            memmove(st->fact, st->fact + 1, (COND_MAX - 1) * sizeof st->fact[0]);
+            st->nfact--;
+        }
+        st->fact[st->nfact].ev = lev;
+        st->fact[st->nfact].zero = ok;
+        st->nfact++;
         /* `if (G.flag) return;`: past it, until the paths join again, runs
          * what only a first call does - if this function sets G.flag. */
-        uint32_t ap = arg_ap(p, e, 0);
         if (!ok || st->guard || !ap || ravel__lint_ap_rootkind(p, ap) != RAVEL__AP_GLOBAL ||
             ravel__lint_ap_has_deref(p, ap))
             return;
@@ -1408,10 +1903,11 @@ static void edge_on(struct fctx *fx, struct state *st, uint32_t on)
         uint32_t l = arg_ap(p, e, s->res[0]);
         if (!l)
             continue;
-        if (ok)
+        if (ok) {
             ls_add_must(&st->held, l | ((s->lockmode & RAVEL__LOCKM_SHARED)
                                             ? RAVEL__LINT_LS_SHARED : 0));
-        else
+            ls_del_lock(&st->lost, l);
+        } else
             ls_del_lock(&st->held, l);
     }
 }
@@ -1526,7 +2022,11 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     st_init(&cur);
     st_init(&exit);
     st_init(&edge);
-    struct fctx fx = {cx, f, false, sum, NULL, 0};
+    struct fctx fx;
+    memset(&fx, 0, sizeof fx);
+    fx.cx = cx;
+    fx.f = f;
+    fx.sum = sum;
     {
         /* The globals this function stores to (for the once-only guard). */
         uint32_t first = b0[0].first_event;
@@ -1600,6 +2100,8 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
                 edge_on(&fx, &edge, on);
                 out = &edge;
             }
+            if (!out->reached)
+                continue; /* a branch a fixed flag never takes */
             uint32_t ei = b0[b].first_succ + s - fs;
             ej[ei] = out->joined;
             ejh[ei] = out->jh;
@@ -1677,6 +2179,8 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
         ls_keep_iface(p, &sum->gen);
         sum->kill = exit.released;
         ls_keep_iface(p, &sum->kill);
+        sum->lost = exit.lost;
+        ls_keep_iface(p, &sum->lost);
         for (uint32_t i = 0; i < exit.npend; i++) {
             struct ravel__lint_pend pc = exit.pend[i];
             bool ok = true;
@@ -1702,6 +2206,7 @@ static void analyze_func(struct ravel__lint_ctx *cx, uint32_t f)
     free(exit.pend);
     free(edge.pend);
     free(fx.gstores);
+    free(fx.seen);
     free(ej);
     free(ejh);
     free(eset);
@@ -1728,6 +2233,7 @@ void ravel__lint_analyze(struct ravel__lint_ctx *cx)
         cx->sym_spec[i] = s ? (uint32_t)(s - cx->specs->v) : NONE;
     }
     find_loops(cx);
+    find_fixed_ints(cx);
 
     /* The call graph in compressed form: direct calls to defined functions. */
     uint32_t *first = malloc(((size_t)nf + 1) * sizeof *first);

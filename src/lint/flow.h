@@ -8,7 +8,11 @@
  *
  *     held       locks surely held (intersection where paths join)
  *     released   locks perhaps released since the function's entry
- *     live       threads perhaps created and not joined here
+    lost       ... and perhaps not taken again since
+    facts, cl  branch outcomes on loaded values known here, and locks
+               held exactly where such an outcome holds (`if (c) lock`)
+ *     live       threads perhaps created and not joined here (created:
+               joined or not)
  *     pending    checks whose result an act may still rely on, each with
  *                the locks held continuously since the check
  *
@@ -17,6 +21,7 @@
  * substitute its own arguments:
  *
  *     gen, kill  locks surely taken / perhaps released by a call
+    lost       locks perhaps released and not taken again by its return
  *     out        checks still pending when it returns
  *     acts       acts reachable from its entry, with the locks perhaps
  *                released before each
@@ -95,18 +100,38 @@ struct ravel__lint_act {
     uint32_t w[RAVEL__LINT_RES_MAX];
 };
 
-/* A memory access reachable from a function's entry. */
+/* A memory access reachable from a function's entry. Its sets are
+ * interned (ravel__lint_ls_get, ravel__lint_ts_get): a large program's
+ * summaries hold over a million accesses between them but only a few
+ * thousand distinct sets, so an access is 24 bytes instead of 160, and a
+ * call site substitutes each distinct set of its callee once. */
 struct ravel__lint_acc {
-    uint32_t ap;    /* address accessed */
-    uint32_t ev;    /* the load or store */
+    uint32_t ap;       /* address accessed */
+    uint32_t ev;       /* the load or store */
+    uint32_t held;     /* lockset id: taken since entry, surely held */
+    uint32_t lost;     /* lockset id: released since entry and perhaps not
+                          taken again (a caller's lock no longer held) */
+    uint32_t live;     /* thread set id: threads perhaps running */
+    uint32_t created;  /* thread set id: threads perhaps created before,
+                          joined or not (a thread they leave running when
+                          they return still runs) */
     uint8_t write;
-    struct ravel__lint_lockset held;     /* taken since entry, surely held */
-    struct ravel__lint_lockset released; /* released since entry, perhaps */
-    struct ravel__lint_tset live;        /* threads perhaps running */
     uint8_t once;  /* on every path, made only where a global flag the
                       function sets was read as 0 (`if (G.isInit) return;`
                       first): the work of a first call only */
     uint8_t early; /* on some path, made with no thread of ours running */
+};
+
+/* Interned sets: equal sets have equal ids; id 0 is the empty set. */
+struct ravel__lint_lspool {
+    struct ravel__lint_lockset *v;
+    uint32_t n, cap;
+    uint32_t *hash, hash_cap;
+};
+struct ravel__lint_tspool {
+    struct ravel__lint_tset *v;
+    uint32_t n, cap;
+    uint32_t *hash, hash_cap;
 };
 
 /* A thread created by a function or its callees. */
@@ -126,6 +151,11 @@ struct ravel__lint_inst {
 struct ravel__lint_summary {
     bool done;
     struct ravel__lint_lockset gen, kill;
+    struct ravel__lint_lockset lost; /* perhaps released and not taken
+                                        again at return: unlike kill, a
+                                        lock dropped and retaken inside
+                                        (SQLite's sqlite3MallocAlarm) is
+                                        still the caller's afterwards */
     struct ravel__lint_pend *out;
     uint32_t nout, capout;
     struct ravel__lint_act *acts;
@@ -161,7 +191,12 @@ struct ravel__lint_ctx {
                             function keeps (rand, strtok), or NONE */
     uint8_t *ev_loop;    /* per event: its block is in a cycle */
     uint8_t *local_esc;  /* per path id of a LOCAL root: it escapes */
+    uint8_t *fixed_int;  /* per symbol: an integer global that nothing
+                            writes and whose address nothing takes, so
+                            every load of it reads its initial value */
     uint32_t dropped;    /* summary entries dropped at the bounds */
+    struct ravel__lint_lspool lsets; /* the locksets accesses name */
+    struct ravel__lint_tspool tsets; /* the thread sets accesses name */
 };
 
 /*
@@ -182,6 +217,22 @@ bool ravel__lint_ls_disjoint(const struct ravel__lint_lockset *a,
 bool ravel__lint_ls_excludes(const struct ravel__lint_lockset *a,
                              const struct ravel__lint_lockset *b);
 bool ravel__lint_ts_has(const struct ravel__lint_tset *s, uint32_t x);
+
+/* Interning (see struct ravel__lint_acc): the id of a set equal to *s,
+ * and the set of an id. A pointer from a get stays valid only until the
+ * next intern into the same pool. */
+uint32_t ravel__lint_ls_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_lockset *s);
+uint32_t ravel__lint_ts_intern(struct ravel__lint_ctx *cx, const struct ravel__lint_tset *s);
+static inline const struct ravel__lint_lockset *ravel__lint_ls_get(const struct ravel__lint_ctx *cx,
+                                                                   uint32_t id)
+{
+    return &cx->lsets.v[id];
+}
+static inline const struct ravel__lint_tset *ravel__lint_ts_get(const struct ravel__lint_ctx *cx,
+                                                                uint32_t id)
+{
+    return &cx->tsets.v[id];
+}
 
 /* Quotes the call at event ev ("lookup_name(name)") into buf. */
 void ravel__lint_quote_event(struct ravel__lint_ctx *cx, uint32_t ev, char *buf,

@@ -227,6 +227,11 @@ static uint32_t sym_of(struct tr *t, LLVMValueRef g, enum ravel__lint_sym_kind k
         LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
         if (init && !LLVMIsNull(init))
             t->prog->syms[s].flags |= RAVEL__SYMF_INIT;
+        if (init && LLVMGetTypeKind(LLVMTypeOf(init)) == LLVMIntegerTypeKind &&
+            (LLVMIsAConstantInt(init) || LLVMIsNull(init))) {
+            t->prog->syms[s].flags |= RAVEL__SYMF_INTVAL;
+            t->prog->syms[s].init = LLVMIsAConstantInt(init) ? LLVMConstIntGetSExtValue(init) : 0;
+        }
     }
     return s;
 }
@@ -878,6 +883,62 @@ static bool is_alloc(struct tr *t, const char *name)
     return false;
 }
 
+/* The counted loop an array element is reached in. The handle (`&th[i]`,
+ * or the value loaded from it) is indexed by a loop variable that
+ * mem2reg made a phi of a constant start and of itself plus one, tested
+ * against a constant bound (`i < 10`, `i <= 9`, `i != 10`). The index
+ * then runs over [lo, hi). Anything else (a bound in a variable, a step
+ * of two) has no range, and a join of it counts as joining every
+ * element, as before. */
+static bool counted_loop(LLVMValueRef h, int64_t *lo, int64_t *hi)
+{
+    h = strip_casts(h);
+    if (h && LLVMIsALoadInst(h))
+        h = strip_casts(LLVMGetOperand(h, 0));
+    if (!h || !LLVMIsAGetElementPtrInst(h))
+        return false;
+    LLVMValueRef ix = LLVMGetOperand(h, (unsigned)LLVMGetNumOperands(h) - 1);
+    while (ix && (LLVMIsASExtInst(ix) || LLVMIsAZExtInst(ix)))
+        ix = LLVMGetOperand(ix, 0);
+    if (!ix || !LLVMIsAPHINode(ix) || LLVMCountIncoming(ix) != 2)
+        return false;
+    bool have_lo = false, have_step = false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef in = LLVMGetIncomingValue(ix, k);
+        if (LLVMIsAConstantInt(in)) {
+            *lo = LLVMConstIntGetSExtValue(in);
+            have_lo = true;
+        } else if (LLVMIsAInstruction(in) && LLVMGetInstructionOpcode(in) == LLVMAdd &&
+                   LLVMGetOperand(in, 0) == ix && LLVMIsAConstantInt(LLVMGetOperand(in, 1)) &&
+                   LLVMConstIntGetSExtValue(LLVMGetOperand(in, 1)) == 1) {
+            have_step = true;
+        }
+    }
+    if (!have_lo || !have_step)
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(ix); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef c = LLVMGetUser(u);
+        if (!LLVMIsAICmpInst(c) || LLVMGetOperand(c, 0) != ix ||
+            !LLVMIsAConstantInt(LLVMGetOperand(c, 1)))
+            continue;
+        int64_t k = LLVMConstIntGetSExtValue(LLVMGetOperand(c, 1));
+        switch (LLVMGetICmpPredicate(c)) {
+        case LLVMIntSLT:
+        case LLVMIntULT:
+        case LLVMIntNE:
+            *hi = k;
+            return true;
+        case LLVMIntSLE:
+        case LLVMIntULE:
+            *hi = k + 1;
+            return true;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 static void translate_call(struct tr *t, LLVMValueRef inst)
 {
     struct ravel__lint_prog *p = t->prog;
@@ -934,9 +995,18 @@ static void translate_call(struct tr *t, LLVMValueRef inst)
         for (unsigned i = 0; i < nargs; i++)
             if (fp_value(LLVMGetOperand(inst, i)))
                 fp_flow_into(t, LLVMGetOperand(inst, i), cell(t, "p:%u#%u", sym, i));
+        bool ranged = false;
         for (const struct ravel__lint_spec *s = ravel__lint_specs_find(t->specs,
                                                                        p->syms[sym].name);
              s; s = s->next == NONE ? NULL : &t->specs->v[s->next]) {
+            if ((s->role == RAVEL__ROLE_CREATE || s->role == RAVEL__ROLE_JOIN) && s->nres &&
+                s->res[0] < nargs && !ranged) {
+                int64_t lo = 0, hi = 0;
+                if (counted_loop(LLVMGetOperand(inst, s->res[0]), &lo, &hi)) {
+                    ravel__lint_range_add(p, ev, lo, hi);
+                    ranged = true;
+                }
+            }
             if (s->role != RAVEL__ROLE_CREATE || s->nres < 2 || s->res[1] >= nargs)
                 continue;
             LLVMValueRef fn = strip_casts(LLVMGetOperand(inst, s->res[1]));

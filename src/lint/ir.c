@@ -84,6 +84,7 @@ void ravel__lint_prog_free(struct ravel__lint_prog *p)
     free(p->fpflows);
     free(p->fpuses);
     free(p->callrets);
+    free(p->ranges);
     free(p->published);
     memset(p, 0, sizeof *p);
 }
@@ -142,6 +143,7 @@ uint32_t ravel__lint_sym(struct ravel__lint_prog *p, const char *name,
     s->kind = (uint8_t)kind;
     s->flags = 0;
     s->def = RAVEL__LINT_NONE;
+    s->init = 0;
     p->symhash[h] = p->nsyms;
     return p->nsyms++;
 }
@@ -385,6 +387,61 @@ bool ravel__lint_ap_may_alias(const struct ravel__lint_prog *p, uint32_t a,
         b = y->parent;
     }
     return true;
+}
+
+/* One segment of a path, from ap up to the nearest DEREF step or the
+ * root: its constant offset, the gcd of its index scales (0: no index),
+ * and the node it stops at. */
+static uint32_t segment(const struct ravel__lint_prog *p, uint32_t ap, int64_t *off,
+                        int64_t *g)
+{
+    *off = 0;
+    *g = 0;
+    for (;;) {
+        const struct ravel__lint_ap *x = &p->aps[ap];
+        if (x->kind == RAVEL__AP_OFFSET) {
+            *off += x->a;
+        } else if (x->kind == RAVEL__AP_INDEX) {
+            int64_t a = *g, b = x->b < 0 ? -x->b : x->b;
+            while (b) {
+                int64_t t = a % b;
+                a = b;
+                b = t;
+            }
+            *g = a;
+        } else {
+            return ap;
+        }
+        ap = x->parent;
+    }
+}
+
+bool ravel__lint_ap_may_overlap(const struct ravel__lint_prog *p, uint32_t a, uint32_t b)
+{
+    if (a == b || a == 0 || b == 0)
+        return false;
+    const struct ravel__lint_ap *x = &p->aps[a], *y = &p->aps[b];
+    if (x->root != y->root || x->has_index == y->has_index)
+        return false;
+    if (y->has_index) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    /* a has the index steps, b has none. */
+    for (;;) {
+        int64_t oa, ga, ob, gb;
+        uint32_t ua = segment(p, a, &oa, &ga), ub = segment(p, b, &ob, &gb);
+        if (ga == 0 ? oa != ob : (ob < oa || (ob - oa) % ga != 0))
+            return false;
+        const struct ravel__lint_ap *xa = &p->aps[ua], *xb = &p->aps[ub];
+        if (xa->kind == RAVEL__AP_DEREF && xb->kind == RAVEL__AP_DEREF) {
+            a = xa->parent;
+            b = xb->parent;
+            continue;
+        }
+        return ua == ub;
+    }
 }
 
 /* ---- rendering ---------------------------------------------------------- */
@@ -738,6 +795,31 @@ void ravel__lint_call_ret(struct ravel__lint_prog *p, uint32_t ev, uint32_t ap)
 {
     GROW(p->callrets, p->ncallrets, p->capcallrets);
     p->callrets[p->ncallrets++] = (struct ravel__lint_callret){ev, ap};
+}
+
+void ravel__lint_range_add(struct ravel__lint_prog *p, uint32_t ev, int64_t lo, int64_t hi)
+{
+    RAVEL__CHECK(p->nranges == 0 || p->ranges[p->nranges - 1].ev < ev);
+    GROW(p->ranges, p->nranges, p->capranges);
+    p->ranges[p->nranges++] = (struct ravel__lint_range){ev, lo, hi};
+}
+
+bool ravel__lint_range_of(const struct ravel__lint_prog *p, uint32_t ev, int64_t *lo,
+                          int64_t *hi)
+{
+    uint32_t a = 0, b = p->nranges;
+    while (a < b) {
+        uint32_t m = a + (b - a) / 2;
+        if (p->ranges[m].ev < ev)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a == p->nranges || p->ranges[a].ev != ev)
+        return false;
+    *lo = p->ranges[a].lo;
+    *hi = p->ranges[a].hi;
+    return true;
 }
 
 void ravel__lint_prog_link(struct ravel__lint_prog *p)

@@ -144,12 +144,21 @@ struct ravel__lint_fpuse {
 struct ravel__lint_callret {
     uint32_t ev, ap;
 };
+/* A thread create or join made in a counted loop over an array element
+ * (`for (i = 0; i < 9; i++) pthread_join(th[i], 0)`): the loop's index
+ * runs from lo up to below hi. Lets a join loop over part of the array
+ * that a create loop filled count as joining only part of it. */
+struct ravel__lint_range {
+    uint32_t ev;
+    int64_t lo, hi;
+};
 
 enum ravel__lint_sym_kind { RAVEL__SYM_FUNC, RAVEL__SYM_GLOBAL };
 
 #define RAVEL__SYMF_TLS 1u      /* _Thread_local / __thread */
 #define RAVEL__SYMF_CONST 2u    /* const-qualified: never written */
 #define RAVEL__SYMF_INIT 4u     /* has an initializer other than zeros */
+#define RAVEL__SYMF_INTVAL 8u   /* an integer defined here, starting at init */
 
 struct ravel__lint_sym {
     char *name;      /* as in the source (owned) */
@@ -157,6 +166,7 @@ struct ravel__lint_sym {
     uint8_t kind;
     uint8_t flags;
     uint32_t def;    /* FUNC: defining function, or NONE */
+    int64_t init;    /* GLOBAL with RAVEL__SYMF_INTVAL: its initial value */
 };
 
 struct ravel__lint_file {
@@ -218,6 +228,8 @@ struct ravel__lint_prog {
     uint32_t nfpuses, capfpuses;
     struct ravel__lint_callret *callrets;
     uint32_t ncallrets, capcallrets;
+    struct ravel__lint_range *ranges; /* by increasing event */
+    uint32_t nranges, capranges;
     /* Per root path id (below npublished): a stack object or heap block
      * that points.c found stored in a global pointer, so threads other
      * than its creator reach it. */
@@ -285,6 +297,15 @@ uint32_t ravel__lint_ap_subst(struct ravel__lint_prog *p, uint32_t ap,
  * not equal: they differ only in the values of INDEX steps. */
 bool ravel__lint_ap_may_alias(const struct ravel__lint_prog *p, uint32_t a,
                               uint32_t b);
+
+/* True when a path with index steps may name the same location as one
+ * without (`a[i].v` and `a[2].v`, `p->q[i]` and `p->q[0]`): segment by
+ * segment between the pointers followed, the constant one's offset is
+ * the indexed one's plus a multiple (zero or more) of its scales. Array
+ * bounds are not known, so an element past the end may meet the field
+ * after the array. */
+bool ravel__lint_ap_may_overlap(const struct ravel__lint_prog *p, uint32_t a,
+                                uint32_t b);
 
 /* Root kind of a path. */
 static inline enum ravel__lint_ap_kind
@@ -361,6 +382,11 @@ void ravel__lint_fp_flow(struct ravel__lint_prog *p, uint32_t from, uint32_t to)
 void ravel__lint_fp_use(struct ravel__lint_prog *p, uint32_t ev, uint32_t argi,
                         uint32_t from);
 void ravel__lint_call_ret(struct ravel__lint_prog *p, uint32_t ev, uint32_t ap);
+/* Records the counted loop a call event is made in (events in increasing
+ * order), and finds it again: false when ev has none. */
+void ravel__lint_range_add(struct ravel__lint_prog *p, uint32_t ev, int64_t lo, int64_t hi);
+bool ravel__lint_range_of(const struct ravel__lint_prog *p, uint32_t ev, int64_t *lo,
+                          int64_t *hi);
 
 /* True when the root of path ap was published (see prog.published). */
 static inline bool ravel__lint_ap_published(const struct ravel__lint_prog *p, uint32_t ap)

@@ -122,6 +122,21 @@ CHECK_TEST(indexes_may_alias)
     CHECK(!ravel__lint_ap_may_alias(&p, ai, ai));
     CHECK(!ravel__lint_ap_may_alias(&p, ai, aj8));
     CHECK(!ravel__lint_ap_may_alias(&p, ai, ravel__lint_ap_offset(&p, g, 4)));
+    /* a[i] against a fixed element: a[1] and a[0] may be it, a byte
+     * inside an element or before the array may not; two indexed paths
+     * are may_alias's business. */
+    CHECK(ravel__lint_ap_may_overlap(&p, ai, ravel__lint_ap_offset(&p, g, 4)));
+    CHECK(ravel__lint_ap_may_overlap(&p, ravel__lint_ap_offset(&p, g, 4), ai));
+    CHECK(ravel__lint_ap_may_overlap(&p, ai, g));
+    CHECK(!ravel__lint_ap_may_overlap(&p, ai, ravel__lint_ap_offset(&p, g, 2)));
+    CHECK(!ravel__lint_ap_may_overlap(&p, ai, ravel__lint_ap_offset(&p, g, -4)));
+    CHECK(!ravel__lint_ap_may_overlap(&p, ai, aj));
+    /* Through a pointer: q->f[i] against q->f[3], not against r->f[3]. */
+    uint32_t q = ravel__lint_ap_deref(&p, ravel__lint_ap_offset(&p, g, 64));
+    uint32_t r = ravel__lint_ap_deref(&p, ravel__lint_ap_offset(&p, g, 72));
+    uint32_t qfi = ravel__lint_ap_index(&p, ravel__lint_ap_offset(&p, q, 8), i, 4);
+    CHECK(ravel__lint_ap_may_overlap(&p, qfi, ravel__lint_ap_offset(&p, q, 20)));
+    CHECK(!ravel__lint_ap_may_overlap(&p, qfi, ravel__lint_ap_offset(&p, r, 20)));
     char buf[64];
     ravel__lint_ap_setname(&p, i, "i");
     ravel__lint_ap_lvalue(&p, ai, buf, sizeof buf);

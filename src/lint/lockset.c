@@ -40,9 +40,18 @@
  * function pointers, and objects behind pointers, arrive here already
  * resolved by points.c.
  *
- * What is left out, and said in docs/lint.md: a child that outlives its
- * parent is compared only with what ran beside the parent, and memory
- * reached only through pointers the analysis cannot name.
+ * A child that outlives its parent (still running when the parent's
+ * start routine returns: detached, or never joined) is also compared with
+ * what its ancestors do after creating the parent, joined or not.
+ *
+ * Two paths may touch the same location when equal, when they differ in
+ * index values only, or when one has an index where the other has a
+ * constant element (`a[i]` and `a[2]`: ravel__lint_ap_may_overlap); in
+ * the last case per-element locks overlapping the same way count as one.
+ *
+ * What is left out, and said in docs/lint.md: a leaked child against its
+ * parent's siblings' branches, and memory reached only through pointers
+ * the analysis cannot name.
  */
 #include "lockset.h"
 
@@ -62,6 +71,7 @@ struct racc {
     uint32_t ctx;
     struct ravel__lint_lockset held;
     struct ravel__lint_tset live; /* root context: threads perhaps running */
+    struct ravel__lint_tset created; /* ... and perhaps created before */
     uint32_t partner;             /* first access it races with, or NONE */
     uint8_t partner_same;         /* RAVEL__SAME_* of that pair */
 };
@@ -134,6 +144,8 @@ struct tctx {
     uint32_t arg;    /* value passed to it, in the root's terms */
     uint32_t depth;
     bool multi;      /* several instances at once (its own loop or a parent's) */
+    bool leaked;     /* perhaps still running when its parent thread returns
+                        (detached, or never joined there) */
     const struct ravel__lint_summary *sum;
 };
 
@@ -176,13 +188,23 @@ static uint32_t child_toward(const struct ctxs *T, uint32_t anc, uint32_t c)
 }
 
 /* An access of context `up` and one of its descendant `down`: the one in
- * `up` is made while the child leading to `down` was perhaps running. */
+ * `up` is made while the child leading to `down` was perhaps running -
+ * or after that child was created, when a thread on the way from it down
+ * to `down` outlives its parent (a detached grandchild runs on after
+ * the child that started it was joined). */
 static bool concurrent_down(const struct ctxs *T, const struct racc *up, uint32_t down)
 {
     if (up->ctx != 0 && T->v[up->ctx].multi)
         return true; /* another instance of `up` runs any time */
     uint32_t ch = child_toward(T, up->ctx, down);
-    return ch != NONE && ravel__lint_ts_has(&up->live, T->v[ch].inst);
+    if (ch == NONE)
+        return false;
+    if (ravel__lint_ts_has(&up->live, T->v[ch].inst))
+        return true;
+    for (uint32_t c = down; c != ch; c = T->v[c].parent)
+        if (T->v[c].leaked)
+            return ravel__lint_ts_has(&up->created, T->v[ch].inst);
+    return false;
 }
 
 static bool concurrent(const struct ctxs *T, const struct racc *a, const struct racc *b)
@@ -218,9 +240,37 @@ static bool concurrent(const struct ctxs *T, const struct racc *a, const struct 
            ravel__lint_ts_has(&yi->live_at, T->v[x].inst);
 }
 
+/* Accesses grouped by the root object of their path, and in a group by
+ * path, place and context. qsort's context-free comparator reaches the
+ * program through this (set by analyze_root for the one sort). */
+static const struct ravel__lint_prog *sort_prog;
+
+/* For `a[i].v` against `a[2].v`: the two are the same element only when
+ * i is 2, and then per-element locks `a[i].m` and `a[2].m` are the same
+ * lock too. Some pair of held locks that overlap the same way (one in
+ * write mode) counts as one lock. */
+static bool element_locks(const struct ravel__lint_prog *p,
+                          const struct ravel__lint_lockset *a,
+                          const struct ravel__lint_lockset *b)
+{
+    for (uint32_t i = 0; i < a->n; i++)
+        for (uint32_t k = 0; k < b->n; k++) {
+            uint32_t la = a->v[i], lb = b->v[k];
+            if ((la & lb & RAVEL__LINT_LS_SHARED) != 0)
+                continue;
+            if (ravel__lint_ap_may_overlap(p, la & ~RAVEL__LINT_LS_SHARED,
+                                           lb & ~RAVEL__LINT_LS_SHARED))
+                return true;
+        }
+    return false;
+}
+
 static int cmp_root(const void *x, const void *y)
 {
     const struct racc *a = x, *b = y;
+    uint32_t ra = sort_prog->aps[a->ap].root, rb = sort_prog->aps[b->ap].root;
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
     if (a->ap != b->ap)
         return a->ap < b->ap ? -1 : 1;
     if (a->ev != b->ev)
@@ -299,8 +349,9 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             continue;
         r.ev = a->ev;
         r.write = a->write;
-        r.held = a->held;
-        r.live = a->live;
+        r.held = *ravel__lint_ls_get(cx, a->held);
+        r.live = *ravel__lint_ts_get(cx, a->live);
+        r.created = *ravel__lint_ts_get(cx, a->created);
         r.partner = NONE;
         push(&all, &r);
     }
@@ -330,6 +381,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             nc->start = in->start;
             nc->depth = pc->depth + 1;
             nc->multi = in->multi || (c != 0 && pc->multi);
+            nc->leaked = c != 0 && ravel__lint_ts_has(&pc->sum->live_out, k);
             nc->sum = &cx->sum[in->start];
             if (in->arg == NONE)
                 nc->arg = NONE;
@@ -365,14 +417,16 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
             /* Locks reached through the thread's argument (`&pool->lock`)
              * in the root's terms, like the accesses. */
             memset(&r.held, 0, sizeof r.held);
-            for (uint32_t k = 0; k < a->held.n; k++) {
-                uint32_t mode = a->held.v[k] & RAVEL__LINT_LS_SHARED;
-                uint32_t l = ravel__lint_ap_subst(p, a->held.v[k] & ~RAVEL__LINT_LS_SHARED,
+            const struct ravel__lint_lockset *ah = ravel__lint_ls_get(cx, a->held);
+            for (uint32_t k = 0; k < ah->n; k++) {
+                uint32_t mode = ah->v[k] & RAVEL__LINT_LS_SHARED;
+                uint32_t l = ravel__lint_ap_subst(p, ah->v[k] & ~RAVEL__LINT_LS_SHARED,
                                                   &targ, 1);
                 if (l)
                     r.held.v[r.held.n++] = l | mode;
             }
-            r.live = a->live;
+            r.live = *ravel__lint_ts_get(cx, a->live);
+            r.created = *ravel__lint_ts_get(cx, a->created);
             r.partner = NONE;
             push(&all, &r);
         }
@@ -380,57 +434,69 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
     free(rargs);
     free(first_only);
 
-    /* Compare accesses that share a root object; sorting by path brings
-     * equal paths together, and may-alias pairs share their root. */
+    /* Compare accesses that share a root object; sorting by root, then
+     * path, brings equal paths together inside a group, and may-alias
+     * pairs share their root. */
+    sort_prog = p;
     if (all.n > 1)
         qsort(all.v, all.n, sizeof *all.v, cmp_root);
-    uint32_t *byroot = malloc(((size_t)all.n + 1) * sizeof *byroot);
-    RAVEL__CHECK(byroot != NULL);
-    for (uint32_t i = 0; i < all.n; i++)
-        byroot[i] = i;
-    /* Group indexes by root id (stable within a group). */
-    for (uint32_t i = 1; i < all.n; i++) {
-        uint32_t x = byroot[i];
-        uint32_t rx = p->aps[all.v[x].ap].root;
-        uint32_t j = i;
-        while (j > 0 && p->aps[all.v[byroot[j - 1]].ap].root > rx) {
-            byroot[j] = byroot[j - 1];
-            j--;
-        }
-        byroot[j] = x;
-    }
+    uint32_t *idx = malloc(((size_t)all.n + 1) * sizeof *idx), nidx = 0;
+    RAVEL__CHECK(idx != NULL);
     for (uint32_t i = 0; i < all.n;) {
-        uint32_t r0 = p->aps[all.v[byroot[i]].ap].root;
+        uint32_t r0 = p->aps[all.v[i].ap].root;
         uint32_t j = i;
-        while (j < all.n && p->aps[all.v[byroot[j]].ap].root == r0)
+        while (j < all.n && p->aps[all.v[j].ap].root == r0)
             j++;
+        uint32_t gidx = nidx; /* the group's indexed accesses, ascending */
+        for (uint32_t x = i; x < j; x++)
+            if (p->aps[all.v[x].ap].has_index)
+                idx[nidx++] = x;
+        uint32_t kx = gidx; /* the first of them past x */
         for (uint32_t x = i; x < j; x++) {
             /* A write made by a thread started several times races with
              * itself (`g = 1` in a thread created in a loop). */
-            struct racc *s0 = &all.v[byroot[x]];
+            struct racc *s0 = &all.v[x];
             if (s0->write && concurrent(T, s0, s0) &&
                 !ravel__lint_ls_excludes(&s0->held, &s0->held) &&
                 (s0->partner == NONE || s0->partner_same < RAVEL__SAME_YES)) {
-                s0->partner = byroot[x];
+                s0->partner = x;
                 s0->partner_same = RAVEL__SAME_YES;
             }
+            /* Paths without an index step alias only themselves (right
+             * after x) and paths with one (`a[2]` and `a[i]`): past its
+             * own run, x meets only the group's indexed accesses. */
+            bool indexed = p->aps[s0->ap].has_index;
+            uint32_t run = x + 1;
+            while (run < j && all.v[run].ap == s0->ap)
+                run++;
+            while (kx < nidx && idx[kx] <= x)
+                kx++;
+            uint32_t k = kx;
             for (uint32_t y = x + 1; y < j; y++) {
-                struct racc *a = &all.v[byroot[x]], *b = &all.v[byroot[y]];
+                if (!indexed && y >= run) {
+                    if (k == nidx)
+                        break;
+                    y = idx[k++]; /* ascending, all past run - 1 */
+                }
+                struct racc *a = &all.v[x], *b = &all.v[y];
                 if (!a->write && !b->write)
                     continue;
+                bool overlap = false;
                 enum ravel__lint_same same =
                     a->ap == b->ap ? RAVEL__SAME_YES
                     : ravel__lint_ap_may_alias(p, a->ap, b->ap) ? RAVEL__SAME_MIGHT
-                                                                 : RAVEL__SAME_NO;
+                    : (overlap = ravel__lint_ap_may_overlap(p, a->ap, b->ap)) ? RAVEL__SAME_MIGHT
+                                                                               : RAVEL__SAME_NO;
                 if (same == RAVEL__SAME_NO || !concurrent(T, a, b) ||
-                    ravel__lint_ls_excludes(&a->held, &b->held))
+                    ravel__lint_ls_excludes(&a->held, &b->held) ||
+                    (overlap && element_locks(p, &a->held, &b->held)))
                     continue;
                 if (a->partner == NONE || (same > a->partner_same)) {
-                    a->partner = byroot[y];
+                    a->partner = y;
                     a->partner_same = (uint8_t)same;
                 }
                 if (b->partner == NONE || (same > b->partner_same)) {
-                    b->partner = byroot[x];
+                    b->partner = x;
                     b->partner_same = (uint8_t)same;
                 }
             }
@@ -460,7 +526,7 @@ static void analyze_root(struct ravel__lint_ctx *cx, uint32_t root)
         }
     }
     free(places);
-    free(byroot);
+    free(idx);
     free(all.v);
     free(T);
 }

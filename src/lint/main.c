@@ -434,6 +434,7 @@ int main(int argc, char **argv)
     ravel__lint_prog_link(&prog);
     struct ravel__lint_points_stats pts;
     ravel__lint_points(&prog, &pts);
+    double t_points = ravel__now();
     struct ravel__lint_findings findings = {0};
     struct ravel__lint_ctx cx;
     memset(&cx, 0, sizeof cx);
@@ -444,6 +445,7 @@ int main(int argc, char **argv)
     cx.cta = o.cta;
     cx.lockset = o.lockset;
     ravel__lint_analyze(&cx);
+    double t_sums = ravel__now();
     ravel__lint_lockset_roots(&cx);
     double t2 = ravel__now();
     if (o.db && o.nfiles > 0)
@@ -485,10 +487,11 @@ int main(int argc, char **argv)
                 pts.resolved, pts.multi, pts.dispatchers, pts.unresolved, pts.rewritten);
     if (o.stats)
         fprintf(stderr,
-                "ravel lint: stats: compile %.3fs, read %.3fs, analyse %.3fs, total "
-                "%.3fs; %u functions, %u events, %u paths, %u summary entries dropped\n",
-                fr.compile_s, fr.read_s, t2 - t1, t2 - t0, prog.nfuncs, prog.nevents,
-                prog.naps, cx.dropped);
+                "ravel lint: stats: compile %.3fs, read %.3fs, analyse %.3fs (pointers "
+                "%.3fs, summaries %.3fs, threads %.3fs), total %.3fs; %u functions, %u "
+                "events, %u paths, %u summary entries dropped\n",
+                fr.compile_s, fr.read_s, t2 - t1, t_points - t1, t_sums - t_points,
+                t2 - t_sums, t2 - t0, prog.nfuncs, prog.nevents, prog.naps, cx.dropped);
     if (fr.nerrors)
         rc = RAVEL__EXIT_USAGE;
 

@@ -13,7 +13,8 @@ Groups (one ctest test each; see tests/CMakeLists.txt):
               RACE fails too; `// RACE 'expr'` also requires the lockset
               finding to name expr. Prints the counts and the two figures
               (must-report lines found, must-not lines reported). Then runs
-              tests/lint/gaps, programs annotated the same way that ravel
+              tests/lint/gaps when it exists (none today: the last three
+              moved to the corpus), programs annotated the same way that ravel
               lint gets wrong today: their figures are printed apart, and
               one that comes out right fails the test (move it over).
     examples  the holdout-style samples in examples/: the races reported

@@ -1,4 +1,4 @@
-/* Locking correlated with the same condition. */
+/* Locking under a flag nothing ever clears: the lock is always taken. */
 #include <pthread.h>
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int g, use_lock = 1;
