@@ -1719,69 +1719,137 @@ static void pause_briefly(unsigned round)
  * and redoes the others from their start.
  */
 
-static uint64_t pending_threads(const struct sys *s,
-                                const struct ravel__tnode *nd)
-{
-    uint64_t cand =
-        nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
-    for (uint64_t m = cand; m; m &= m - 1)
-        if (!within_bound(s, nd, lowest(m)))
-            cand &= ~bit(lowest(m));
-    return cand;
-}
+/* Splitting makes one unit per value of a data choice, up to this many;
+ * the last of them takes every value left, and is never split (its
+ * node keeps values pending). It bounds the units one expansion makes,
+ * like the 64 threads a thread node can have. */
+#define SPLIT_VALUES 64
 
-static bool pending_values(const struct ravel__tnode *nd)
-{
-    return nd->nvalues && nd->vtaken < nd->nvalues && !nd->vforeign;
-}
-
-/* A unit for the alternative q (RAVEL__NONE: a data choice's values) at
- * path entry i: copies of entries 0..i, every other pending alternative
- * foreign. Returns false when the unit tables are full. */
-static bool make_unit(struct sys *s, uint32_t i, uint32_t q)
+/* A unit for alternative q of the node at path entry m, which has been
+ * expanded fully (split_expand): copies of entries 0..m. At m, the
+ * alternatives `before` (taken before q in the split's order) are done,
+ * so asleep in q's branch as in one search that took them first, and
+ * the later ones `later` are foreign: another unit takes each. For a
+ * data choice, q is the index of the value in the order the node takes
+ * them, and the unit takes that value only. Returns false when the unit
+ * tables are full. */
+static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
+                       uint64_t later)
 {
     struct ravel__tree *t = s->t;
-    if (t->nunits >= t->units_cap || t->nuentries + i + 1 > t->uentries_cap)
+    if (t->nunits >= t->units_cap || t->nuentries + m + 1 > t->uentries_cap)
         return false;
     const struct ravel__pathent *path = my_path(s);
     struct ravel__unit *u = ravel__tree_unit(t, t->nunits++);
     u->first = t->nuentries;
-    u->len = i + 1;
+    u->len = m + 1;
     u->state = RAVEL__UNIT_PENDING; /* `done` may be set by --resume */
-    t->nuentries += i + 1;
-    for (uint32_t k = 0; k <= i; k++) {
+    u->only = 0;
+    u->leaf = 0;
+    t->nuentries += m + 1;
+    for (uint32_t k = 0; k <= m; k++) {
         struct ravel__unit_entry *e = ravel__tree_uentry(t, u->first + k);
         memcpy(&e->node, ravel__tree_node(t, path[k].node), sizeof e->node);
         e->node.wut = RAVEL__NIL;
         e->pe = path[k];
-        if (e->node.nvalues) {
-            if (pending_values(&e->node) && !(k == i && q == RAVEL__NONE))
-                e->node.vforeign = 1;
-        } else {
-            uint64_t own = k == i && q != RAVEL__NONE ? bit(q) : 0;
-            e->node.foreign |= pending_threads(s, &e->node) & ~own;
-        }
+    }
+    struct ravel__tnode *nd = &ravel__tree_uentry(t, u->first + m)->node;
+    if (nd->nvalues) {
+        nd->vtaken = q;
+        nd->vforeign = 0;
+        u->only = 1;
+    } else {
+        nd->done = before;
+        nd->foreign = later;
+        nd->backtrack |= bit(q);
     }
     return true;
 }
 
-/* Every pending alternative on the lane's path becomes a unit. */
-static bool split_path(struct sys *s)
+/* The alternatives a full expansion of node nd runs: every enabled
+ * thread not asleep on arrival (bounds are refused with units). */
+static uint64_t split_alts(const struct ravel__tnode *nd)
 {
-    struct ravel__pathent *path = my_path(s);
-    uint32_t depth = my_lane(s)->depth;
-    for (uint32_t i = 0; i < depth; i++) {
-        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
-        if (nd->nvalues) {
-            if (pending_values(nd) && !make_unit(s, i, RAVEL__NONE))
+    return nd->enabled & ~nd->sleep;
+}
+
+/* The units below the node at path entry m, whose every alternative has
+ * been run once (split_expand): one for each, in the order they were
+ * taken, the first (the expanded unit's own execution's choice) with
+ * nothing asleep, each later one with the earlier ones asleep. */
+static bool split_children(struct sys *s, uint32_t m)
+{
+    struct ravel__tree *t = s->t;
+    const struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
+    if (nd->nvalues) {
+        uint32_t n = nd->nvalues < SPLIT_VALUES ? nd->nvalues : SPLIT_VALUES;
+        for (uint32_t k = 0; k < n; k++)
+            if (!make_child(s, m, k, 0, 0))
                 return false;
-            continue;
+        if (n < nd->nvalues) {
+            struct ravel__unit *rest = ravel__tree_unit(t, t->nunits - 1);
+            rest->only = 0;
+            rest->leaf = 1;
         }
-        for (uint64_t m = pending_threads(s, nd); m; m &= m - 1)
-            if (!make_unit(s, i, lowest(m)))
-                return false;
+        return true;
+    }
+    uint64_t alts = split_alts(nd);
+    uint32_t first = t->split_first;
+    if (!make_child(s, m, first, 0, alts & ~bit(first)))
+        return false;
+    uint64_t before = bit(first);
+    for (uint64_t r = alts & ~bit(first); r; r &= r - 1) {
+        uint32_t q = lowest(r);
+        if (!make_child(s, m, q, before, alts & ~before & ~bit(q)))
+            return false;
+        before |= bit(q);
     }
     return true;
+}
+
+/*
+ * After an execution of the split (lock held): the execution that
+ * expanded unit t->unit_cur (the root when RAVEL__NONE), or one that ran
+ * another alternative of the node being expanded. Returns 1 when the
+ * lane has the next alternative to run, 0 when the node is done (its
+ * units made, or the unit found a leaf), -1 when the unit tables are
+ * full.
+ */
+static int split_expand(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    uint32_t m = t->split_node;
+    if (m == RAVEL__NONE) {
+        /* The first choice point after the unit's branch. */
+        m = t->unit_cur == RAVEL__NONE ? 0
+                                       : ravel__tree_unit(t, t->unit_cur)->len;
+        struct ravel__tnode *nd =
+            m < ln->depth ? ravel__tree_node(t, my_path(s)[m].node) : NULL;
+        if (!nd) {
+            if (t->unit_cur != RAVEL__NONE)
+                ravel__tree_unit(t, t->unit_cur)->leaf = 1;
+            return 0;
+        }
+        if (!nd->nvalues) {
+            nd->backtrack |= split_alts(nd);
+            t->split_first = my_path(s)[m].chosen;
+        }
+        t->split_node = m;
+    }
+    struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
+    /* Each alternative once, so that the node records how each one's
+     * step turned out (a compare-exchange that failed, a block): the
+     * units that keep it asleep need to know. Values never sleep. */
+    release_path(s, ln, m + 1);
+    if (!nd->nvalues && take_own(s, ln))
+        return 1;
+    t->split_node = RAVEL__NONE;
+    if (!split_children(s, m))
+        return -1;
+    if (t->unit_cur != RAVEL__NONE)
+        ravel__tree_unit(t, t->unit_cur)->state = RAVEL__UNIT_SPLIT;
+    return 0;
 }
 
 /* Loads unit u into the lane's path and takes its branch. */
@@ -1812,7 +1880,11 @@ static bool load_unit(struct sys *s, uint32_t ui)
     t->unit_cur = ui;
     if (s->debug)
         dbg(s, "unit %u (%u entries)\n", ui, u->len);
-    return take_own(s, ln);
+    if (!take_own(s, ln))
+        return false;
+    if (u->only) /* its value only: the others are other units' */
+        ravel__tree_node(t, path[u->len - 1].node)->vforeign = 1;
+    return true;
 }
 
 static int cmp_units(const void *a, const void *b, void *tree)
@@ -1879,14 +1951,17 @@ static bool units_next(struct sys *s)
     if (t->abandoned)
         return units_over(s);
     if (t->unit_phase == RAVEL__UNITS_SPLIT) {
-        if (ln->busy && !split_path(s)) {
+        int rc = ln->busy ? split_expand(s) : 0;
+        if (rc < 0) {
             snprintf(s->base.error, sizeof s->base.error,
                      "the search tree is full (too many work units)");
             s->base.failed = true;
             return units_over(s);
         }
-        if (t->unit_cur != RAVEL__NONE)
-            ravel__tree_unit(t, t->unit_cur)->state = RAVEL__UNIT_SPLIT;
+        if (rc > 0) {
+            ravel__tree_unlock(t);
+            return true;
+        }
         release_path(s, ln, 0);
         uint32_t shards = s->shards ? s->shards : 1;
         for (;;) {
@@ -1896,18 +1971,19 @@ static bool units_next(struct sys *s)
                 if (u->state != RAVEL__UNIT_PENDING)
                     continue;
                 pending++;
-                if (best == RAVEL__NONE ||
-                    u->len < ravel__tree_unit(t, best)->len)
+                if (!u->leaf && (best == RAVEL__NONE ||
+                                 u->len < ravel__tree_unit(t, best)->len))
                     best = i;
             }
-            if (pending == 0 || pending >= s->units_per_shard * shards)
+            if (best == RAVEL__NONE ||
+                pending >= s->units_per_shard * shards)
                 break;
             if (load_unit(s, best)) {
                 ravel__tree_unlock(t);
                 return true;
             }
             /* Nothing to take there after all: nothing to split. */
-            ravel__tree_unit(t, best)->state = RAVEL__UNIT_SPLIT;
+            ravel__tree_unit(t, best)->leaf = 1;
             release_path(s, ln, 0);
         }
         deal_units(s);
