@@ -1719,11 +1719,32 @@ static void pause_briefly(unsigned round)
  * and redoes the others from their start.
  */
 
+/* The path entry the split is expanding (split_expand): the first
+ * choice point after the branch of the unit being split, the root's
+ * first when it is the whole search. */
+static uint32_t split_at(struct ravel__tree *t)
+{
+    return t->unit_cur == RAVEL__NONE ? 0
+                                      : ravel__tree_unit(t, t->unit_cur)->len;
+}
+
 /* Splitting makes one unit per value of a data choice, up to this many;
  * the last of them takes every value left, and is never split (its
  * node keeps values pending). It bounds the units one expansion makes,
  * like the 64 threads a thread node can have. */
 #define SPLIT_VALUES 64
+
+/* A thread node is expanded fully (every enabled thread not asleep
+ * becomes a unit) when it has at most this many; a node of more keeps
+ * the alternatives DPOR found for it. Full expansion is what keeps units
+ * from finding new alternatives above their branch and exploring them
+ * each (fib_bench, 3 threads racing on everything: 10.9x the unsharded
+ * executions with 4 shards before it); at a node of many threads, most
+ * of them independent, it runs subtrees DPOR never would (lastzero(11),
+ * 12 threads: 118k executions a shard against 24.6k unsharded when every
+ * node was expanded fully). 4 lets fib_bench's nodes (3 threads) and
+ * lastzero's first ones be expanded. */
+#define SPLIT_FULL 4
 
 /* A unit for alternative q of the node at path entry m, which has been
  * expanded fully (split_expand): copies of entries 0..m. At m, the
@@ -1734,7 +1755,7 @@ static void pause_briefly(unsigned round)
  * them, and the unit takes that value only. Returns false when the unit
  * tables are full. */
 static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
-                       uint64_t later)
+                       uint64_t later, uint32_t weight)
 {
     struct ravel__tree *t = s->t;
     if (t->nunits >= t->units_cap || t->nuentries + m + 1 > t->uentries_cap)
@@ -1746,6 +1767,7 @@ static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
     u->state = RAVEL__UNIT_PENDING; /* `done` may be set by --resume */
     u->only = 0;
     u->leaf = 0;
+    u->weight = weight;
     t->nuentries += m + 1;
     for (uint32_t k = 0; k <= m; k++) {
         struct ravel__unit_entry *e = ravel__tree_uentry(t, u->first + k);
@@ -1766,11 +1788,73 @@ static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
     return true;
 }
 
+/* The alternatives pending on the lane's path below entry m: how large
+ * the subtree of the branch at m looks after its first execution. */
+static uint32_t path_weight(struct sys *s, uint32_t m)
+{
+    const struct ravel__pathent *path = my_path(s);
+    uint32_t w = 0;
+    for (uint32_t i = m + 1; i < my_lane(s)->depth; i++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        if (nd->nvalues)
+            w += nd->vforeign ? 0 : nd->nvalues - nd->vtaken;
+        else
+            w += (uint32_t)__builtin_popcountll(nd->backtrack & ~nd->done &
+                                                ~nd->sleep & ~nd->foreign &
+                                                nd->enabled);
+    }
+    return w;
+}
+
 /* The alternatives a full expansion of node nd runs: every enabled
  * thread not asleep on arrival (bounds are refused with units). */
 static uint64_t split_alts(const struct ravel__tnode *nd)
 {
     return nd->enabled & ~nd->sleep;
+}
+
+/* Takes the next pending branch of the node at path entry m, the one the
+ * split expands (nothing above it: take_own would go on to those). */
+static bool take_at(struct sys *s, struct ravel__lane *ln, uint32_t m)
+{
+    struct ravel__pathent *path = my_path(s);
+    struct ravel__tnode *nd = ravel__tree_node(s->t, path[m].node);
+    uint32_t ch = take_branch(s, nd, ln);
+    if (ch == RAVEL__NONE)
+        return false;
+    if (s->hb_valid)
+        s->hb_keep = nd->step;
+    path[m].chosen = ch;
+    path[m].before = ln->branch_before;
+    ln->prefix = ln->depth = ln->committed = m + 1;
+    return true;
+}
+
+/* Alternatives pending at the nodes above entry m that are not foreign:
+ * found by the split's own executions at a node that was not expanded
+ * fully. Marks them foreign in the unit entries [first, first + m) when
+ * `mark`, and returns how many there are. */
+static uint32_t above_pending(struct ravel__tree *t, uint32_t first,
+                              uint32_t m, bool mark)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        struct ravel__tnode *nd = &ravel__tree_uentry(t, first + k)->node;
+        if (nd->nvalues) {
+            if (nd->vtaken < nd->nvalues && !nd->vforeign) {
+                n++;
+                if (mark)
+                    nd->vforeign = 1;
+            }
+            continue;
+        }
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        n += (uint32_t)__builtin_popcountll(p);
+        if (mark)
+            nd->foreign |= p;
+    }
+    return n;
 }
 
 /* The units below the node at path entry m, whose every alternative has
@@ -1783,8 +1867,10 @@ static bool split_children(struct sys *s, uint32_t m)
     const struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
     if (nd->nvalues) {
         uint32_t n = nd->nvalues < SPLIT_VALUES ? nd->nvalues : SPLIT_VALUES;
+        /* The values' own first executions were not run: each gets
+         * the first one's weight. */
         for (uint32_t k = 0; k < n; k++)
-            if (!make_child(s, m, k, 0, 0))
+            if (!make_child(s, m, k, 0, 0, t->split_weight[0] + 1))
                 return false;
         if (n < nd->nvalues) {
             struct ravel__unit *rest = ravel__tree_unit(t, t->nunits - 1);
@@ -1793,16 +1879,32 @@ static bool split_children(struct sys *s, uint32_t m)
         }
         return true;
     }
-    uint64_t alts = split_alts(nd);
+    uint64_t alts = nd->done; /* every alternative run at m */
     uint32_t first = t->split_first;
-    if (!make_child(s, m, first, 0, alts & ~bit(first)))
+    /* What the split's executions found above m (at nodes not expanded
+     * fully) goes to the first unit, and is foreign to the others. */
+    uint32_t u0 = t->nunits;
+    if (!make_child(s, m, first, 0, alts & ~bit(first),
+                    t->split_weight[first]))
         return false;
+    struct ravel__unit *fu = ravel__tree_unit(t, u0);
+    fu->weight += above_pending(t, fu->first, m, false);
     uint64_t before = bit(first);
     for (uint64_t r = alts & ~bit(first); r; r &= r - 1) {
         uint32_t q = lowest(r);
-        if (!make_child(s, m, q, before, alts & ~before & ~bit(q)))
+        if (!make_child(s, m, q, before, alts & ~before & ~bit(q),
+                        t->split_weight[q]))
             return false;
+        above_pending(t, ravel__tree_unit(t, t->nunits - 1)->first, m, true);
         before |= bit(q);
+    }
+    /* A unit of weight 0 is its first execution alone (nothing pending
+     * below its branch, nothing above it): the split ran it already, in
+     * every shard. */
+    for (uint32_t i = u0; i < t->nunits; i++) {
+        struct ravel__unit *u = ravel__tree_unit(t, i);
+        if (u->weight == 0)
+            u->state = RAVEL__UNIT_SPLIT;
     }
     return true;
 }
@@ -1822,8 +1924,7 @@ static int split_expand(struct sys *s)
     uint32_t m = t->split_node;
     if (m == RAVEL__NONE) {
         /* The first choice point after the unit's branch. */
-        m = t->unit_cur == RAVEL__NONE ? 0
-                                       : ravel__tree_unit(t, t->unit_cur)->len;
+        m = split_at(t);
         struct ravel__tnode *nd =
             m < ln->depth ? ravel__tree_node(t, my_path(s)[m].node) : NULL;
         if (!nd) {
@@ -1832,17 +1933,21 @@ static int split_expand(struct sys *s)
             return 0;
         }
         if (!nd->nvalues) {
-            nd->backtrack |= split_alts(nd);
+            uint64_t alts = split_alts(nd);
+            if (__builtin_popcountll(alts) <= SPLIT_FULL)
+                nd->backtrack |= alts;
             t->split_first = my_path(s)[m].chosen;
         }
         t->split_node = m;
     }
     struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
+    uint32_t chosen = my_path(s)[m].chosen;
+    t->split_weight[nd->nvalues ? 0 : chosen] = path_weight(s, m);
     /* Each alternative once, so that the node records how each one's
      * step turned out (a compare-exchange that failed, a block): the
      * units that keep it asleep need to know. Values never sleep. */
     release_path(s, ln, m + 1);
-    if (!nd->nvalues && take_own(s, ln))
+    if (!nd->nvalues && take_at(s, ln, m))
         return 1;
     t->split_node = RAVEL__NONE;
     if (!split_children(s, m))
@@ -1891,9 +1996,12 @@ static int cmp_units(const void *a, const void *b, void *tree)
 {
     struct ravel__tree *t = tree;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t lx = ravel__tree_unit(t, x)->len, ly = ravel__tree_unit(t, y)->len;
-    if (lx != ly)
-        return lx < ly ? -1 : 1;
+    const struct ravel__unit *ux = ravel__tree_unit(t, x),
+                             *uy = ravel__tree_unit(t, y);
+    if (ux->weight != uy->weight)
+        return ux->weight > uy->weight ? -1 : 1;
+    if (ux->len != uy->len)
+        return ux->len < uy->len ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -1918,6 +2026,9 @@ static void deal_units(struct sys *s)
         uint32_t round = k / shards, pos = k % shards;
         uint32_t to = round % 2 ? shards - 1 - pos : pos;
         u->state = to == s->shard ? RAVEL__UNIT_OWN : RAVEL__UNIT_OTHER;
+        if (s->debug)
+            dbg(s, "deal unit %u (depth %u, weight %u) to shard %u\n",
+                order[k], u->len, u->weight, to + 1);
         if (u->state == RAVEL__UNIT_OWN)
             t->units_own++;
     }
@@ -1971,8 +2082,12 @@ static bool units_next(struct sys *s)
                 if (u->state != RAVEL__UNIT_PENDING)
                     continue;
                 pending++;
-                if (!u->leaf && (best == RAVEL__NONE ||
-                                 u->len < ravel__tree_unit(t, best)->len))
+                if (u->leaf)
+                    continue;
+                const struct ravel__unit *b =
+                    best == RAVEL__NONE ? NULL : ravel__tree_unit(t, best);
+                if (!b || u->len < b->len ||
+                    (u->len == b->len && u->weight > b->weight))
                     best = i;
             }
             if (best == RAVEL__NONE ||

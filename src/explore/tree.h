@@ -149,6 +149,8 @@ struct ravel__unit {
     uint8_t only;         /* a data choice's one value: once it is taken,
                              the node's other values are other units' */
     uint8_t leaf;         /* not to be split (nothing to split it at) */
+    uint32_t weight;      /* how large it looks: the alternatives its
+                             first execution left below its branch */
     _Atomic uint8_t done; /* explored completely (set after every trace
                              it found is in the fingerprint set) */
 };
@@ -196,6 +198,7 @@ struct ravel__tree {
                              alternative is being run once (RAVEL__NONE:
                              none yet) */
     uint32_t split_first; /* the alternative taken there first */
+    uint32_t split_weight[64]; /* each alternative's weight there */
     uint32_t unit_scan;   /* next unit to look at when one is done */
     uint32_t units_own, units_done;
     uint32_t units_expect; /* resumed: the units the checkpoint had (0) */
