@@ -1857,6 +1857,55 @@ static uint32_t above_pending(struct ravel__tree *t, uint32_t first,
     return n;
 }
 
+/* A unit for alternative q (RAVEL__NONE: a data choice's values left)
+ * of the node at path entry k < m, pending there and not foreign: found
+ * by the split's executions. Copies of entries 0..k with every other
+ * pending alternative foreign, as units were made before nodes were
+ * expanded fully; its branch node may gain alternatives that it then
+ * explores itself. */
+static bool make_above(struct sys *s, uint32_t k, uint32_t q)
+{
+    struct ravel__tree *t = s->t;
+    if (!make_child(s, k, 0, 0, 0, path_weight(s, k)))
+        return false;
+    struct ravel__unit *u = ravel__tree_unit(t, t->nunits - 1);
+    above_pending(t, u->first, k, true);
+    struct ravel__tnode *nd = &ravel__tree_uentry(t, u->first + k)->node;
+    memcpy(nd, ravel__tree_node(t, my_path(s)[k].node), sizeof *nd);
+    nd->wut = RAVEL__NIL;
+    u->only = 0;
+    if (q == RAVEL__NONE) {
+        u->leaf = 1; /* its node keeps values pending */
+    } else {
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        nd->foreign |= p & ~bit(q);
+    }
+    return true;
+}
+
+/* Every alternative pending above entry m on the lane's path becomes a
+ * unit (make_above). */
+static bool split_above(struct sys *s, uint32_t m)
+{
+    const struct ravel__pathent *path = my_path(s);
+    for (uint32_t k = 0; k < m; k++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[k].node);
+        if (nd->nvalues) {
+            if (nd->vtaken < nd->nvalues && !nd->vforeign &&
+                !make_above(s, k, RAVEL__NONE))
+                return false;
+            continue;
+        }
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        for (; p; p &= p - 1)
+            if (!make_above(s, k, lowest(p)))
+                return false;
+    }
+    return true;
+}
+
 /* The units below the node at path entry m, whose every alternative has
  * been run once (split_expand): one for each, in the order they were
  * taken, the first (the expanded unit's own execution's choice) with
@@ -1882,13 +1931,15 @@ static bool split_children(struct sys *s, uint32_t m)
     uint64_t alts = nd->done; /* every alternative run at m */
     uint32_t first = t->split_first;
     /* What the split's executions found above m (at nodes not expanded
-     * fully) goes to the first unit, and is foreign to the others. */
+     * fully, or owned by the unit being split) become units of their
+     * own, and are foreign to those below m. */
+    if (!split_above(s, m))
+        return false;
     uint32_t u0 = t->nunits;
     if (!make_child(s, m, first, 0, alts & ~bit(first),
                     t->split_weight[first]))
         return false;
-    struct ravel__unit *fu = ravel__tree_unit(t, u0);
-    fu->weight += above_pending(t, fu->first, m, false);
+    above_pending(t, ravel__tree_unit(t, u0)->first, m, true);
     uint64_t before = bit(first);
     for (uint64_t r = alts & ~bit(first); r; r &= r - 1) {
         uint32_t q = lowest(r);
