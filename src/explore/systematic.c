@@ -1854,6 +1854,7 @@ static bool take_at(struct sys *s, struct ravel__lane *ln, uint32_t m)
         s->hb_keep = nd->step;
     path[m].chosen = ch;
     path[m].before = ln->branch_before;
+    s->t->split_before[ch] = ln->branch_before;
     ln->prefix = ln->depth = ln->committed = m + 1;
     return true;
 }
@@ -1935,9 +1936,9 @@ static bool split_above(struct sys *s, uint32_t m)
 }
 
 /* The units below the node at path entry m, whose every alternative has
- * been run once (split_expand): one for each, in the order they were
- * taken, the first (the expanded unit's own execution's choice) with
- * nothing asleep, each later one with the earlier ones asleep. */
+ * been run once (split_expand): one for each, the first (the expanded
+ * unit's own execution's choice) with nothing asleep, each later one
+ * with the ones run before it asleep. */
 static bool split_children(struct sys *s, uint32_t m)
 {
     struct ravel__tree *t = s->t;
@@ -1968,14 +1969,16 @@ static bool split_children(struct sys *s, uint32_t m)
                     t->split_weight[first]))
         return false;
     above_pending(t, ravel__tree_unit(t, u0)->first, m, true);
-    uint64_t before = bit(first);
+    /* In the order they ran (a race found by a later one can add an
+     * alternative of a lower thread): each child's first execution is
+     * then the one the split ran for it, with the same sleep set. */
     for (uint64_t r = alts & ~bit(first); r; r &= r - 1) {
         uint32_t q = lowest(r);
+        uint64_t before = t->split_before[q];
         if (!make_child(s, m, q, before, alts & ~before & ~bit(q),
                         t->split_weight[q]))
             return false;
         above_pending(t, ravel__tree_unit(t, t->nunits - 1)->first, m, true);
-        before |= bit(q);
     }
     /* A unit of weight 0 is its first execution alone (nothing pending
      * below its branch, nothing above it): the split ran it already, in
@@ -2016,6 +2019,7 @@ static int split_expand(struct sys *s)
             if (__builtin_popcountll(alts) <= SPLIT_FULL)
                 nd->backtrack |= alts;
             t->split_first = my_path(s)[m].chosen;
+            t->split_before[t->split_first] = 0;
         }
         t->split_node = m;
     }

@@ -199,6 +199,7 @@ struct ravel__tree {
                              none yet) */
     uint32_t split_first; /* the alternative taken there first */
     uint32_t split_weight[64]; /* each alternative's weight there */
+    uint64_t split_before[64]; /* the alternatives run there before it */
     uint32_t unit_scan;   /* next unit to look at when one is done */
     uint32_t units_own, units_done;
     uint32_t units_expect; /* resumed: the units the checkpoint had (0) */
