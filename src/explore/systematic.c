@@ -1736,10 +1736,9 @@ static void pause_briefly(unsigned round)
  * everything) explored 10.9x the unsharded executions with 4 shards, 17x
  * with 8, that way. A node expanded fully has nothing left to find. But
  * at a node of many threads, most of them independent (lastzero's), it
- * runs subtrees that DPOR never would, and sleep sets then abandon most
- * of their executions: hence SPLIT_FULL. Traces are counted by
- * fingerprint (the split's executions run in every shard, and units
- * below a larger node can explore one trace twice).
+ * makes many units that sleep sets end at once: hence SPLIT_FULL.
+ * Traces are counted by fingerprint (the split's executions run in every
+ * shard, and units below a larger node can explore one trace twice).
  *
  * Units explore independently, so a unit is done or not: a checkpoint
  * (--checkpoint) records the units done and the fingerprints found, and
@@ -1767,11 +1766,13 @@ static uint32_t split_at(struct ravel__tree *t)
  * the alternatives DPOR found for it. Full expansion is what keeps units
  * from finding new alternatives above their branch and exploring them
  * each (fib_bench, 3 threads racing on everything: 10.9x the unsharded
- * executions with 4 shards before it); at a node of many threads, most
- * of them independent, it runs subtrees DPOR never would (lastzero(11),
- * 12 threads: 118k executions a shard against 24.6k unsharded when every
- * node was expanded fully). 4 lets fib_bench's nodes (3 threads) and
- * lastzero's first ones be expanded. */
+ * executions with 4 shards before it). At a node of many threads, most
+ * of them independent, it makes units that sleep sets end at once: with
+ * every node expanded fully they filled the unit count while one unit
+ * kept nearly all the work (lastzero(15), 4 shards: slowest/mean 3.98),
+ * and when they were not counted the split ran 118k executions a shard
+ * on lastzero(11), whose whole search is 24.6k. 4 lets fib_bench's
+ * nodes (3 threads) and lastzero's first ones be expanded. */
 #define SPLIT_FULL 4
 
 /* A unit for alternative q of the node at path entry m, which has been
