@@ -27,6 +27,7 @@
 
 #include "../common/json.h"
 #include "../report/shards.h"
+#include "../report/view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +46,8 @@ void ravel__help_merge(void)
         "    ravel merge - combine the shards of a split search\n"
         "\n"
         "SYNOPSIS\n"
-        "    ravel merge [--json] [--fingerprints-file FILE] SUMMARY.json...\n"
+        "    ravel merge [--json] [--html FILE] [--fingerprints-file FILE]\n"
+        "                SUMMARY.json...\n"
         "\n"
         "DESCRIPTION\n"
         "    Reads the --json summaries of the N shards of one search (each\n"
@@ -64,6 +66,12 @@ void ravel__help_merge(void)
         "OPTIONS\n"
         "  --json\n"
         "        Write the merged summary as JSON to stdout.\n"
+        "  --html FILE\n"
+        "        Write the merged report as one self-contained HTML page (the\n"
+        "        page of `ravel run --html`): the merged guarantee and one row\n"
+        "        per distinct finding, with the shards that found it and the\n"
+        "        first one's replay ticket. The summaries hold no report text\n"
+        "        or diagram; replay a ticket with --html for those.\n"
         "  --fingerprints-file FILE\n"
         "        Write the union of the fingerprint sets to FILE.\n"
         "  -h, --help\n"
@@ -131,6 +139,85 @@ static void differing(const char *a, const char *b, char *out, size_t len)
              (int)(eb - start), b + start);
 }
 
+/*
+ * Writes the merged HTML report to path (src/report/view.c, the page of
+ * `ravel run --html`): what was merged, the merged guarantee, and one
+ * row per distinct finding with the shards that found it and the replay
+ * ticket of the first. The summaries carry no report text or execution
+ * diagram, so the page has none; each finding says how to get them (a
+ * replay of its ticket with --html). A file that cannot be written is a
+ * usage error (exit 2), like --fingerprints-file.
+ */
+static void write_html(const char *path, const char *prog, uint32_t n,
+                       uint64_t executions, const char *guarantee,
+                       const char *summary, const struct finding *fs,
+                       uint32_t nf)
+{
+    char mode[96];
+    snprintf(mode, sizeof mode, "ravel merge of %u shard%s of one search", n,
+             n == 1 ? "" : "s");
+    struct ravel__view_run run = {
+        .program = prog,
+        .mode = mode,
+        .executions = executions,
+        .guarantee = guarantee,
+        .summary = summary,
+        .merged = true,
+    };
+    struct ravel__view_finding *f = calloc(nf + 1, sizeof *f);
+    char (*where)[96] = calloc(nf + 1, sizeof *where);
+    char **note = calloc(nf + 1, sizeof *note);
+    RAVEL__CHECK(f != NULL && where != NULL && note != NULL);
+    for (uint32_t k = 0; k < nf; k++) {
+        const struct ravel__shard_bug *b = fs[k].b;
+        /* The first shard listed is the one whose ticket is shown. */
+        unsigned first = (unsigned)strtoul(fs[k].shards, NULL, 10);
+        if (b->execution)
+            snprintf(where[k], sizeof where[k], "shard %u, execution %" PRIu64,
+                     first, b->execution);
+        else
+            snprintf(where[k], sizeof where[k], "shard %u", first);
+        struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
+        ravel__sb_printf(&sb, "Found by shard%s %s (%" PRIu64
+                              " execution%s in all).\n",
+                         strchr(fs[k].shards, ',') ? "s" : "", fs[k].shards,
+                         fs[k].occurrences, fs[k].occurrences == 1 ? "" : "s");
+        if (b->ticket[0])
+            ravel__sb_printf(&sb, "Its report and diagram: ravel replay "
+                                  "--html FILE %s\n(where shard %u ran, or "
+                                  "with its ticket copied here).\n",
+                             b->ticket, first);
+        note[k] = sb.data;
+        f[k] = (struct ravel__view_finding){
+            .kind = b->kind,
+            .headline = b->message,
+            .location = b->location,
+            .function = b->function,
+            .threads = b->threads ? b->threads : "",
+            .hits = fs[k].occurrences,
+            .execution = b->execution,
+            .ticket = b->ticket,
+            .report = note[k],
+            .first_in = where[k],
+        };
+    }
+    struct ravel__strbuf page = RAVEL__STRBUF_INIT;
+    ravel__view_html(&page, &run, f, nf);
+    FILE *out = fopen(path, "w");
+    bool ok = out && fwrite(page.data, 1, page.len, out) == page.len;
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        ravel__usage_error("merge", "cannot write %s: %s", path,
+                           strerror(errno));
+    ravel__sb_free(&page);
+    for (uint32_t k = 0; k < nf; k++)
+        free(note[k]);
+    free(note);
+    free(where);
+    free(f);
+}
+
 static bool same_kind(const struct ravel__shard_bug *a,
                       const struct ravel__shard_bug *b)
 {
@@ -141,7 +228,7 @@ static bool same_kind(const struct ravel__shard_bug *a,
 int ravel__cmd_merge(int argc, char **argv)
 {
     bool json = false;
-    const char *fp_out = NULL;
+    const char *fp_out = NULL, *html = NULL;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -155,6 +242,12 @@ int ravel__cmd_merge(int argc, char **argv)
         }
         if (!strcmp(a, "--json"))
             json = true;
+        else if (!strcmp(a, "--html")) {
+            if (i + 1 >= argc)
+                ravel__usage_error("merge", "--html needs a FILE");
+            html = argv[++i];
+        } else if (!strncmp(a, "--html=", 7))
+            html = a + 7;
         else if (!strcmp(a, "--fingerprints-file")) {
             if (i + 1 >= argc)
                 ravel__usage_error("merge", "--fingerprints-file needs a "
@@ -349,22 +442,31 @@ int ravel__cmd_merge(int argc, char **argv)
     }
 
     const char *prog = s[0].program;
-    fprintf(stderr,
-            "ravel merge: %u shard%s of %s: %" PRIu64
-            " executions, %zu traces (digest %016" PRIx64 "; %zu explored by "
-            "more than one shard)\n",
-            n, n == 1 ? "" : "s", prog, executions, nall, digest, sum - nall);
-    fprintf(stderr, "ravel merge: %s\n", guarantee);
+    struct ravel__strbuf lines = RAVEL__STRBUF_INIT;
+    ravel__sb_printf(&lines,
+                     "ravel merge: %u shard%s of %s: %" PRIu64
+                     " executions, %zu traces (digest %016" PRIx64
+                     "; %zu explored by more than one shard)\n",
+                     n, n == 1 ? "" : "s", prog, executions, nall, digest,
+                     sum - nall);
+    ravel__sb_printf(&lines, "ravel merge: %s\n", guarantee);
     if (nf == 0)
-        fprintf(stderr, "ravel merge: no bugs found\n");
+        ravel__sb_add(&lines, "ravel merge: no bugs found\n");
     for (uint32_t f = 0; f < nf; f++)
-        fprintf(stderr, "ravel merge: %s at %s (%s): %" PRIu64
-                        " occurrence%s, shard%s %s; ticket %s\n",
-                fs[f].b->kind, fs[f].b->location[0] ? fs[f].b->location : "?",
-                fs[f].b->message, fs[f].occurrences,
-                fs[f].occurrences == 1 ? "" : "s",
-                strchr(fs[f].shards, ',') ? "s" : "", fs[f].shards,
-                fs[f].b->ticket);
+        ravel__sb_printf(&lines,
+                         "ravel merge: %s at %s (%s): %" PRIu64
+                         " occurrence%s, shard%s %s; ticket %s\n",
+                         fs[f].b->kind,
+                         fs[f].b->location[0] ? fs[f].b->location : "?",
+                         fs[f].b->message, fs[f].occurrences,
+                         fs[f].occurrences == 1 ? "" : "s",
+                         strchr(fs[f].shards, ',') ? "s" : "", fs[f].shards,
+                         fs[f].b->ticket);
+    fputs(ravel__sb_str(&lines), stderr);
+    if (html)
+        write_html(html, prog, n, executions, guarantee, ravel__sb_str(&lines),
+                   fs, nf);
+    ravel__sb_free(&lines);
     if (json) {
         struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
         bool first = true;

@@ -1682,37 +1682,64 @@ static void pause_briefly(unsigned round)
  * With --shard or --checkpoint the search is cut into work units, many
  * more than shards, each explored as a search of its own:
  *
- *   split  Every shard makes the same units the same way. The first
- *          execution's path holds alternatives (threads in a node's
- *          backtrack set not yet taken there; a data choice's values not
- *          yet taken, as one alternative): each becomes a unit. Then the
- *          pending unit whose branch is shallowest (the largest piece of
- *          work, as far as anything tells) is loaded and run one
- *          execution deep, and the alternatives on that execution's path
- *          (below its branch, and new ones above it, which only it found)
- *          become units in its place; and so on until there are
- *          --shard-units units per shard (or none left; with 1, the
- *          first execution's alternatives are all there is).
- *   deal   The pending units, ordered by the depth of their branch, are
- *          dealt round-robin: the k-th goes to shard k mod N, so that
- *          every shard gets as many of the big ones as of the small.
+ *   split  Every shard makes the same units the same way, by expanding
+ *          one node at a time. The whole search is run one execution
+ *          deep; its first choice point is expanded: every alternative
+ *          there is run once, and each becomes a unit (the root's
+ *          children). Then the pending unit whose branch is shallowest
+ *          (the largest piece of work, as far as anything tells) is
+ *          loaded and run one execution deep, the first choice point
+ *          after its branch is expanded the same way, and its children
+ *          take its place; and so on until there are --shard-units units
+ *          per shard, or none left to split.
+ *
+ *          Which alternatives a node has: at a thread node of at most
+ *          SPLIT_FULL threads enabled and not asleep, every one of them
+ *          (the node is expanded fully); at a larger one, those DPOR's
+ *          races call for; at a data choice, each value (up to
+ *          SPLIT_VALUES). Children are ordered as one search would take
+ *          them (the execution's own choice first, then by thread), and
+ *          each child has the ones before it asleep in its branch, as one
+ *          search would; every later one is foreign to it (another unit
+ *          takes it). Alternatives the split's executions find at the
+ *          nodes above (larger nodes, not expanded fully) become units
+ *          of their own, foreign to the children.
+ *
+ *          A child whose first execution (the one the split ran) left
+ *          nothing pending below its branch is that execution alone: the
+ *          split ran it, in every shard, so it is not dealt. The others
+ *          weigh what their first execution left pending below the
+ *          branch.
+ *   deal   The pending units, heaviest first (then shallowest), are
+ *          dealt back and forth (0 1 2 3 3 2 1 0 0 1 ...), so that every
+ *          shard gets as many of the big ones as of the small.
  *   run    A shard explores its units one after the other. Each is loaded
  *          into the lane's path (fresh nodes, copied from the unit's
  *          entries) and explored depth-first like any search, including
  *          what it finds at the nodes above its branch; when nothing is
  *          left on its path, it is done.
  *
- * A unit's entries mark every other alternative pending when it was
- * made as foreign: another unit explores it. That is what makes the
- * union of the units' traces the whole search's, by the argument that
- * made the first version of --shard sound: at every node, each pending
- * alternative is explored by exactly one unit, and each unit explores
- * its own alternative with a sleep set no larger than one search would
- * have (alternatives of other units are never in it), and everything
- * races in its executions call for, except alternatives that already
- * were in the node's backtrack set (some unit explores those). Some
- * traces are explored by two units (at least the split's executions,
- * which every shard runs), so traces are counted by fingerprint.
+ * Why the union of the units' traces is the whole search's: it is one
+ * search's, in which the split's nodes were given more alternatives
+ * (every enabled thread not asleep, at a node expanded fully: more is
+ * sound) and took them in the children's order, with the sleep sets that
+ * order gives, except that a unit never takes an alternative foreign to
+ * it, and explores any alternative it finds at a node above its branch
+ * that is neither foreign nor taken there itself, with a sleep set no
+ * larger than that one search would give it. Each alternative of a split
+ * node is explored completely by exactly one unit, which is what lets
+ * the later ones sleep on it.
+ *
+ * Why nodes are expanded fully: a node expanded with DPOR's alternatives
+ * only gains alternatives when the units below it find races with its
+ * step, and every unit below it that finds one explores it, itself
+ * (units cannot tell each other). fib_bench (three threads racing on
+ * everything) explored 10.9x the unsharded executions with 4 shards, 17x
+ * with 8, that way. A node expanded fully has nothing left to find. But
+ * at a node of many threads, most of them independent (lastzero's), it
+ * makes many units that sleep sets end at once: hence SPLIT_FULL.
+ * Traces are counted by fingerprint (the split's executions run in every
+ * shard, and units below a larger node can explore one trace twice).
  *
  * Units explore independently, so a unit is done or not: a checkpoint
  * (--checkpoint) records the units done and the fingerprints found, and
@@ -1720,69 +1747,299 @@ static void pause_briefly(unsigned round)
  * and redoes the others from their start.
  */
 
-static uint64_t pending_threads(const struct sys *s,
-                                const struct ravel__tnode *nd)
+/* The path entry the split is expanding (split_expand): the first
+ * choice point after the branch of the unit being split, the root's
+ * first when it is the whole search. */
+static uint32_t split_at(struct ravel__tree *t)
 {
-    uint64_t cand =
-        nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
-    for (uint64_t m = cand; m; m &= m - 1)
-        if (!within_bound(s, nd, lowest(m)))
-            cand &= ~bit(lowest(m));
-    return cand;
+    return t->unit_cur == RAVEL__NONE ? 0
+                                      : ravel__tree_unit(t, t->unit_cur)->len;
 }
 
-static bool pending_values(const struct ravel__tnode *nd)
-{
-    return nd->nvalues && nd->vtaken < nd->nvalues && !nd->vforeign;
-}
+/* Splitting makes one unit per value of a data choice, up to this many;
+ * the last of them takes every value left, and is never split (its
+ * node keeps values pending). It bounds the units one expansion makes,
+ * like the 64 threads a thread node can have. */
+#define SPLIT_VALUES 64
 
-/* A unit for the alternative q (RAVEL__NONE: a data choice's values) at
- * path entry i: copies of entries 0..i, every other pending alternative
- * foreign. Returns false when the unit tables are full. */
-static bool make_unit(struct sys *s, uint32_t i, uint32_t q)
+/* A thread node is expanded fully (every enabled thread not asleep
+ * becomes a unit) when it has at most this many; a node of more keeps
+ * the alternatives DPOR found for it. Full expansion is what keeps units
+ * from finding new alternatives above their branch and exploring them
+ * each (fib_bench, 3 threads racing on everything: 10.9x the unsharded
+ * executions with 4 shards before it). At a node of many threads, most
+ * of them independent, it makes units that sleep sets end at once: with
+ * every node expanded fully they filled the unit count while one unit
+ * kept nearly all the work (lastzero(15), 4 shards: slowest/mean 3.98),
+ * and when they were not counted the split ran 118k executions a shard
+ * on lastzero(11), whose whole search is 24.6k. 4 lets fib_bench's
+ * nodes (3 threads) and lastzero's first ones be expanded. */
+#define SPLIT_FULL 4
+
+/* A unit for alternative q of the node at path entry m, which has been
+ * expanded fully (split_expand): copies of entries 0..m. At m, the
+ * alternatives `before` (taken before q in the split's order) are done,
+ * so asleep in q's branch as in one search that took them first, and
+ * the later ones `later` are foreign: another unit takes each. For a
+ * data choice, q is the index of the value in the order the node takes
+ * them, and the unit takes that value only. Returns false when the unit
+ * tables are full. */
+static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
+                       uint64_t later, uint32_t weight)
 {
     struct ravel__tree *t = s->t;
-    if (t->nunits >= t->units_cap || t->nuentries + i + 1 > t->uentries_cap)
+    if (t->nunits >= t->units_cap || t->nuentries + m + 1 > t->uentries_cap)
         return false;
     const struct ravel__pathent *path = my_path(s);
     struct ravel__unit *u = ravel__tree_unit(t, t->nunits++);
     u->first = t->nuentries;
-    u->len = i + 1;
+    u->len = m + 1;
     u->state = RAVEL__UNIT_PENDING; /* `done` may be set by --resume */
-    t->nuentries += i + 1;
-    for (uint32_t k = 0; k <= i; k++) {
+    u->only = 0;
+    u->leaf = 0;
+    u->weight = weight;
+    t->nuentries += m + 1;
+    for (uint32_t k = 0; k <= m; k++) {
         struct ravel__unit_entry *e = ravel__tree_uentry(t, u->first + k);
         memcpy(&e->node, ravel__tree_node(t, path[k].node), sizeof e->node);
         e->node.wut = RAVEL__NIL;
         e->pe = path[k];
-        if (e->node.nvalues) {
-            if (pending_values(&e->node) && !(k == i && q == RAVEL__NONE))
-                e->node.vforeign = 1;
-        } else {
-            uint64_t own = k == i && q != RAVEL__NONE ? bit(q) : 0;
-            e->node.foreign |= pending_threads(s, &e->node) & ~own;
-        }
+    }
+    struct ravel__tnode *nd = &ravel__tree_uentry(t, u->first + m)->node;
+    if (nd->nvalues) {
+        nd->vtaken = q;
+        nd->vforeign = 0;
+        u->only = 1;
+    } else {
+        nd->done = before;
+        nd->foreign = later;
+        nd->backtrack |= bit(q);
     }
     return true;
 }
 
-/* Every pending alternative on the lane's path becomes a unit. */
-static bool split_path(struct sys *s)
+/* The alternatives pending on the lane's path below entry m: how large
+ * the subtree of the branch at m looks after its first execution. */
+static uint32_t path_weight(struct sys *s, uint32_t m)
+{
+    const struct ravel__pathent *path = my_path(s);
+    uint32_t w = 0;
+    for (uint32_t i = m + 1; i < my_lane(s)->depth; i++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        if (nd->nvalues)
+            w += nd->vforeign ? 0 : nd->nvalues - nd->vtaken;
+        else
+            w += (uint32_t)__builtin_popcountll(nd->backtrack & ~nd->done &
+                                                ~nd->sleep & ~nd->foreign &
+                                                nd->enabled);
+    }
+    return w;
+}
+
+/* The alternatives a full expansion of node nd runs: every enabled
+ * thread not asleep on arrival (bounds are refused with units). */
+static uint64_t split_alts(const struct ravel__tnode *nd)
+{
+    return nd->enabled & ~nd->sleep;
+}
+
+/* Takes the next pending branch of the node at path entry m, the one the
+ * split expands (nothing above it: take_own would go on to those). */
+static bool take_at(struct sys *s, struct ravel__lane *ln, uint32_t m)
 {
     struct ravel__pathent *path = my_path(s);
-    uint32_t depth = my_lane(s)->depth;
-    for (uint32_t i = 0; i < depth; i++) {
-        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+    struct ravel__tnode *nd = ravel__tree_node(s->t, path[m].node);
+    uint32_t ch = take_branch(s, nd, ln);
+    if (ch == RAVEL__NONE)
+        return false;
+    if (s->hb_valid)
+        s->hb_keep = nd->step;
+    path[m].chosen = ch;
+    path[m].before = ln->branch_before;
+    s->t->split_before[ch] = ln->branch_before;
+    ln->prefix = ln->depth = ln->committed = m + 1;
+    return true;
+}
+
+/* Alternatives pending at the nodes above entry m that are not foreign:
+ * found by the split's own executions at a node that was not expanded
+ * fully. Marks them foreign in the unit entries [first, first + m) when
+ * `mark`, and returns how many there are. */
+static uint32_t above_pending(struct ravel__tree *t, uint32_t first,
+                              uint32_t m, bool mark)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        struct ravel__tnode *nd = &ravel__tree_uentry(t, first + k)->node;
         if (nd->nvalues) {
-            if (pending_values(nd) && !make_unit(s, i, RAVEL__NONE))
+            if (nd->vtaken < nd->nvalues && !nd->vforeign) {
+                n++;
+                if (mark)
+                    nd->vforeign = 1;
+            }
+            continue;
+        }
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        n += (uint32_t)__builtin_popcountll(p);
+        if (mark)
+            nd->foreign |= p;
+    }
+    return n;
+}
+
+/* A unit for alternative q (RAVEL__NONE: a data choice's values left)
+ * of the node at path entry k < m, pending there and not foreign: found
+ * by the split's executions. Copies of entries 0..k with every other
+ * pending alternative foreign, as units were made before nodes were
+ * expanded fully; its branch node may gain alternatives that it then
+ * explores itself. */
+static bool make_above(struct sys *s, uint32_t k, uint32_t q)
+{
+    struct ravel__tree *t = s->t;
+    if (!make_child(s, k, 0, 0, 0, path_weight(s, k)))
+        return false;
+    struct ravel__unit *u = ravel__tree_unit(t, t->nunits - 1);
+    above_pending(t, u->first, k, true);
+    struct ravel__tnode *nd = &ravel__tree_uentry(t, u->first + k)->node;
+    memcpy(nd, ravel__tree_node(t, my_path(s)[k].node), sizeof *nd);
+    nd->wut = RAVEL__NIL;
+    u->only = 0;
+    if (q == RAVEL__NONE) {
+        u->leaf = 1; /* its node keeps values pending */
+    } else {
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        nd->foreign |= p & ~bit(q);
+    }
+    return true;
+}
+
+/* Every alternative pending above entry m on the lane's path becomes a
+ * unit (make_above). */
+static bool split_above(struct sys *s, uint32_t m)
+{
+    const struct ravel__pathent *path = my_path(s);
+    for (uint32_t k = 0; k < m; k++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[k].node);
+        if (nd->nvalues) {
+            if (nd->vtaken < nd->nvalues && !nd->vforeign &&
+                !make_above(s, k, RAVEL__NONE))
                 return false;
             continue;
         }
-        for (uint64_t m = pending_threads(s, nd); m; m &= m - 1)
-            if (!make_unit(s, i, lowest(m)))
+        uint64_t p = nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+                     nd->enabled;
+        for (; p; p &= p - 1)
+            if (!make_above(s, k, lowest(p)))
                 return false;
     }
     return true;
+}
+
+/* The units below the node at path entry m, whose every alternative has
+ * been run once (split_expand): one for each, the first (the expanded
+ * unit's own execution's choice) with nothing asleep, each later one
+ * with the ones run before it asleep. */
+static bool split_children(struct sys *s, uint32_t m)
+{
+    struct ravel__tree *t = s->t;
+    const struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
+    if (nd->nvalues) {
+        uint32_t n = nd->nvalues < SPLIT_VALUES ? nd->nvalues : SPLIT_VALUES;
+        /* The values' own first executions were not run: each gets
+         * the first one's weight. */
+        for (uint32_t k = 0; k < n; k++)
+            if (!make_child(s, m, k, 0, 0, t->split_weight[0] + 1))
+                return false;
+        if (n < nd->nvalues) {
+            struct ravel__unit *rest = ravel__tree_unit(t, t->nunits - 1);
+            rest->only = 0;
+            rest->leaf = 1;
+        }
+        return true;
+    }
+    uint64_t alts = nd->done; /* every alternative run at m */
+    uint32_t first = t->split_first;
+    /* What the split's executions found above m (at nodes not expanded
+     * fully, or owned by the unit being split) become units of their
+     * own, and are foreign to those below m. */
+    if (!split_above(s, m))
+        return false;
+    uint32_t u0 = t->nunits;
+    if (!make_child(s, m, first, 0, alts & ~bit(first),
+                    t->split_weight[first]))
+        return false;
+    above_pending(t, ravel__tree_unit(t, u0)->first, m, true);
+    /* In the order they ran (a race found by a later one can add an
+     * alternative of a lower thread): each child's first execution is
+     * then the one the split ran for it, with the same sleep set. */
+    for (uint64_t r = alts & ~bit(first); r; r &= r - 1) {
+        uint32_t q = lowest(r);
+        uint64_t before = t->split_before[q];
+        if (!make_child(s, m, q, before, alts & ~before & ~bit(q),
+                        t->split_weight[q]))
+            return false;
+        above_pending(t, ravel__tree_unit(t, t->nunits - 1)->first, m, true);
+    }
+    /* A unit of weight 0 is its first execution alone (nothing pending
+     * below its branch, nothing above it): the split ran it already, in
+     * every shard. */
+    for (uint32_t i = u0; i < t->nunits; i++) {
+        struct ravel__unit *u = ravel__tree_unit(t, i);
+        if (u->weight == 0)
+            u->state = RAVEL__UNIT_SPLIT;
+    }
+    return true;
+}
+
+/*
+ * After an execution of the split (lock held): the execution that
+ * expanded unit t->unit_cur (the root when RAVEL__NONE), or one that ran
+ * another alternative of the node being expanded. Returns 1 when the
+ * lane has the next alternative to run, 0 when the node is done (its
+ * units made, or the unit found a leaf), -1 when the unit tables are
+ * full.
+ */
+static int split_expand(struct sys *s)
+{
+    struct ravel__tree *t = s->t;
+    struct ravel__lane *ln = my_lane(s);
+    uint32_t m = t->split_node;
+    if (m == RAVEL__NONE) {
+        /* The first choice point after the unit's branch. */
+        m = split_at(t);
+        struct ravel__tnode *nd =
+            m < ln->depth ? ravel__tree_node(t, my_path(s)[m].node) : NULL;
+        if (!nd) {
+            if (t->unit_cur != RAVEL__NONE)
+                ravel__tree_unit(t, t->unit_cur)->leaf = 1;
+            return 0;
+        }
+        if (!nd->nvalues) {
+            uint64_t alts = split_alts(nd);
+            if (__builtin_popcountll(alts) <= SPLIT_FULL)
+                nd->backtrack |= alts;
+            t->split_first = my_path(s)[m].chosen;
+            t->split_before[t->split_first] = 0;
+        }
+        t->split_node = m;
+    }
+    struct ravel__tnode *nd = ravel__tree_node(t, my_path(s)[m].node);
+    uint32_t chosen = my_path(s)[m].chosen;
+    t->split_weight[nd->nvalues ? 0 : chosen] = path_weight(s, m);
+    /* Each alternative once, so that the node records how each one's
+     * step turned out (a compare-exchange that failed, a block): the
+     * units that keep it asleep need to know. Values never sleep. */
+    release_path(s, ln, m + 1);
+    if (!nd->nvalues && take_at(s, ln, m))
+        return 1;
+    t->split_node = RAVEL__NONE;
+    if (!split_children(s, m))
+        return -1;
+    if (t->unit_cur != RAVEL__NONE)
+        ravel__tree_unit(t, t->unit_cur)->state = RAVEL__UNIT_SPLIT;
+    return 0;
 }
 
 /* Loads unit u into the lane's path and takes its branch. */
@@ -1813,16 +2070,23 @@ static bool load_unit(struct sys *s, uint32_t ui)
     t->unit_cur = ui;
     if (s->debug)
         dbg(s, "unit %u (%u entries)\n", ui, u->len);
-    return take_own(s, ln);
+    if (!take_own(s, ln))
+        return false;
+    if (u->only) /* its value only: the others are other units' */
+        ravel__tree_node(t, path[u->len - 1].node)->vforeign = 1;
+    return true;
 }
 
 static int cmp_units(const void *a, const void *b, void *tree)
 {
     struct ravel__tree *t = tree;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t lx = ravel__tree_unit(t, x)->len, ly = ravel__tree_unit(t, y)->len;
-    if (lx != ly)
-        return lx < ly ? -1 : 1;
+    const struct ravel__unit *ux = ravel__tree_unit(t, x),
+                             *uy = ravel__tree_unit(t, y);
+    if (ux->weight != uy->weight)
+        return ux->weight > uy->weight ? -1 : 1;
+    if (ux->len != uy->len)
+        return ux->len < uy->len ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -1847,6 +2111,9 @@ static void deal_units(struct sys *s)
         uint32_t round = k / shards, pos = k % shards;
         uint32_t to = round % 2 ? shards - 1 - pos : pos;
         u->state = to == s->shard ? RAVEL__UNIT_OWN : RAVEL__UNIT_OTHER;
+        if (s->debug)
+            dbg(s, "deal unit %u (depth %u, weight %u) to shard %u\n",
+                order[k], u->len, u->weight, to + 1);
         if (u->state == RAVEL__UNIT_OWN)
             t->units_own++;
     }
@@ -1880,14 +2147,17 @@ static bool units_next(struct sys *s)
     if (t->abandoned)
         return units_over(s);
     if (t->unit_phase == RAVEL__UNITS_SPLIT) {
-        if (ln->busy && !split_path(s)) {
+        int rc = ln->busy ? split_expand(s) : 0;
+        if (rc < 0) {
             snprintf(s->base.error, sizeof s->base.error,
                      "the search tree is full (too many work units)");
             s->base.failed = true;
             return units_over(s);
         }
-        if (t->unit_cur != RAVEL__NONE)
-            ravel__tree_unit(t, t->unit_cur)->state = RAVEL__UNIT_SPLIT;
+        if (rc > 0) {
+            ravel__tree_unlock(t);
+            return true;
+        }
         release_path(s, ln, 0);
         uint32_t shards = s->shards ? s->shards : 1;
         for (;;) {
@@ -1897,18 +2167,23 @@ static bool units_next(struct sys *s)
                 if (u->state != RAVEL__UNIT_PENDING)
                     continue;
                 pending++;
-                if (best == RAVEL__NONE ||
-                    u->len < ravel__tree_unit(t, best)->len)
+                if (u->leaf)
+                    continue;
+                const struct ravel__unit *b =
+                    best == RAVEL__NONE ? NULL : ravel__tree_unit(t, best);
+                if (!b || u->len < b->len ||
+                    (u->len == b->len && u->weight > b->weight))
                     best = i;
             }
-            if (pending == 0 || pending >= s->units_per_shard * shards)
+            if (best == RAVEL__NONE ||
+                pending >= s->units_per_shard * shards)
                 break;
             if (load_unit(s, best)) {
                 ravel__tree_unlock(t);
                 return true;
             }
             /* Nothing to take there after all: nothing to split. */
-            ravel__tree_unit(t, best)->state = RAVEL__UNIT_SPLIT;
+            ravel__tree_unit(t, best)->leaf = 1;
             release_path(s, ln, 0);
         }
         deal_units(s);

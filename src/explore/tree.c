@@ -106,6 +106,7 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     t->units_cap = UNITS;
     t->uentries_cap = UENTRIES;
     t->unit_cur = RAVEL__NONE;
+    t->split_node = RAVEL__NONE;
     memset(ravel__tree_lane(t, 0), 0, lanes * sizeof(struct ravel__lane));
     for (uint32_t l = 0; l < lanes; l++) {
         ravel__tree_lane(t, l)->branch_wut = RAVEL__NIL;

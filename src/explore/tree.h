@@ -147,6 +147,11 @@ struct ravel__unit {
     uint32_t first, len;  /* entries [first, first + len); the unit's
                              branch is at the last one */
     uint8_t state;        /* enum ravel__unit_state */
+    uint8_t only;         /* a data choice's one value: once it is taken,
+                             the node's other values are other units' */
+    uint8_t leaf;         /* not to be split (nothing to split it at) */
+    uint32_t weight;      /* how large it looks: the alternatives its
+                             first execution left below its branch */
     _Atomic uint8_t done; /* explored completely (set after every trace
                              it found is in the fingerprint set) */
 };
@@ -192,6 +197,12 @@ struct ravel__tree {
     uint32_t nunits, nuentries;
     uint32_t unit_phase;  /* enum ravel__unit_phase */
     uint32_t unit_cur;    /* the unit being explored (RAVEL__NONE: none) */
+    uint32_t split_node;  /* splitting: the path entry whose every
+                             alternative is being run once (RAVEL__NONE:
+                             none yet) */
+    uint32_t split_first; /* the alternative taken there first */
+    uint32_t split_weight[64]; /* each alternative's weight there */
+    uint64_t split_before[64]; /* the alternatives run there before it */
     uint32_t unit_scan;   /* next unit to look at when one is done */
     uint32_t units_own, units_done;
     uint32_t units_expect; /* resumed: the units the checkpoint had (0) */

@@ -167,6 +167,7 @@ void ravel__shard_summary_free(struct ravel__shard_summary *s)
         free(b->location);
         free(b->function);
         free(b->ticket);
+        free(b->threads);
     }
     free(s->bugs);
     memset(s, 0, sizeof *s);
@@ -259,6 +260,14 @@ int ravel__shard_summary_parse(const char *text, size_t len,
             o->location = str_field(&r, b, "location", false);
             o->function = str_field(&r, b, "function", false);
             o->ticket = str_field(&r, b, "ticket", false);
+            /* Both only for the HTML report: the schedule-dependence
+             * finding has neither. */
+            o->threads = ravel__jv_get(b, "threads")
+                             ? str_field(&r, b, "threads", false)
+                             : dup("");
+            o->execution = ravel__jv_get(b, "execution")
+                               ? count_field(&r, b, "execution")
+                               : 0;
             /* The schedule-dependence finding has no count. */
             o->occurrences = ravel__jv_get(b, "occurrences")
                                  ? count_field(&r, b, "occurrences")

@@ -19,7 +19,9 @@
 /* A finding of one shard (one element of the summary's "bugs"). */
 struct ravel__shard_bug {
     char *kind, *message, *location, *function, *ticket; /* owned */
+    char *threads;        /* owned; "" when the summary has none */
     uint64_t occurrences;
+    uint64_t execution;   /* the shard's first execution in it (0: none) */
 };
 
 /* What merge needs from one shard's --json summary. Strings are owned. */

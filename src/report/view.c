@@ -1141,9 +1141,14 @@ void ravel__view_html(struct ravel__strbuf *sb,
     h(sb, run->program);
     ravel__sb_add(sb, "</code></dd>\n<dt>how</dt><dd>");
     h(sb, run->mode);
-    ravel__sb_printf(sb, ", seed %llu</dd>\n",
-                     (unsigned long long)run->seed);
-    if (!run->replay)
+    if (!run->merged)
+        ravel__sb_printf(sb, ", seed %llu", (unsigned long long)run->seed);
+    ravel__sb_add(sb, "</dd>\n");
+    if (run->merged)
+        ravel__sb_printf(sb, "<dt>executions</dt><dd>%llu, all shards "
+                             "together</dd>\n",
+                         (unsigned long long)run->executions);
+    else if (!run->replay)
         ravel__sb_printf(sb, "<dt>executions</dt><dd>%llu in %.2f s</dd>\n",
                          (unsigned long long)run->executions,
                          run->elapsed_s);
@@ -1202,9 +1207,14 @@ void ravel__view_html(struct ravel__strbuf *sb,
             ravel__sb_add(sb, "</div></td><td class=\"threads mono\">");
             h(sb, g->threads);
             ravel__sb_printf(sb, "</td><td class=\"num hits\">%llu</td>"
-                                 "<td class=\"num\">execution %llu</td><td class=\"cmd\">",
-                             (unsigned long long)g->hits,
-                             (unsigned long long)g->execution);
+                                 "<td class=\"num\">",
+                             (unsigned long long)g->hits);
+            if (g->first_in)
+                h(sb, g->first_in);
+            else
+                ravel__sb_printf(sb, "execution %llu",
+                                 (unsigned long long)g->execution);
+            ravel__sb_add(sb, "</td><td class=\"cmd\">");
             if (g->ticket && g->ticket[0]) {
                 char cmd[PATH_MAX_CMD];
                 snprintf(cmd, sizeof cmd, "ravel replay %s", g->ticket);
@@ -1215,17 +1225,28 @@ void ravel__view_html(struct ravel__strbuf *sb,
             ravel__sb_add(sb, "</td></tr>\n");
         }
         free(rows);
-        ravel__sb_add(sb,
-                      "</tbody></table>\n<p class=\"explain\">One row per "
-                      "distinct finding (same kind and code locations). "
-                      "<i>executions</i>: how many executions ended in it; "
-                      "<i>first in</i>: the execution its report and "
-                      "diagram show. Each diagram has one lane per thread, "
-                      "time downward; an arrow is a happens-before edge "
-                      "between threads that no other path explains (the "
-                      "transitive reduction); dashed items fold repeated "
-                      "steps (click to expand); click a step for its "
-                      "source.</p>\n");
+        if (run->merged)
+            ravel__sb_add(sb,
+                          "</tbody></table>\n<p class=\"explain\">One row "
+                          "per distinct finding of all shards (same kind and "
+                          "code locations). <i>executions</i>: how many "
+                          "executions ended in it, in all shards; <i>first "
+                          "in</i>: the shard and execution of the replay "
+                          "ticket. The shards' summaries hold no reports or "
+                          "diagrams: replay a ticket with --html for "
+                          "them.</p>\n");
+        else
+            ravel__sb_add(
+                sb, "</tbody></table>\n<p class=\"explain\">One row per "
+                    "distinct finding (same kind and code locations). "
+                    "<i>executions</i>: how many executions ended in it; "
+                    "<i>first in</i>: the execution its report and "
+                    "diagram show. Each diagram has one lane per thread, "
+                    "time downward; an arrow is a happens-before edge "
+                    "between threads that no other path explains (the "
+                    "transitive reduction); dashed items fold repeated "
+                    "steps (click to expand); click a step for its "
+                    "source.</p>\n");
     }
     if (run->summary && run->summary[0]) {
         ravel__sb_add(sb, "<pre id=\"summary\">");

@@ -53,6 +53,9 @@ struct ravel__view_finding {
     const char *ticket;   /* "" when none */
     const char *json;     /* from ravel__view_finding_json, or NULL */
     const char *report;   /* the text report, or NULL */
+    const char *first_in; /* where it was first seen, for the table, when
+                             not `execution` alone ("shard 2, execution
+                             7" in a merged report), or NULL */
 };
 
 /* What the run was, for the first screen. Strings are not owned. */
@@ -67,6 +70,8 @@ struct ravel__view_run {
     const char *extra;     /* more text for the first screen (a property's
                               counterexample), or NULL */
     bool replay;
+    bool merged; /* ravel merge's report of a split search: no seed (each
+                    shard had its own), executions summed over shards */
 };
 
 /* Appends the whole HTML report of a run with n findings. */

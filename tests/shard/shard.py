@@ -13,7 +13,10 @@ merge     shards of lastzero(10) and readers(8) merged by ravel merge:
           fingerprints file, a shard given twice and shards of different
           programs or arguments: one line, exit 2, no claim of
           completeness; a shard stopped by its budget makes the merged
-          run "not exhausted", naming it
+          run "not exhausted", naming it; --html writes the merged page
+          (a clean search: "no bugs found" and the guarantee; shards of
+          a lost update: one row per distinct finding, naming the first
+          shard's execution and ticket)
 recipes   the recipes of examples/scale-out run as written: the Slurm
           batch script under bash with the variables a 4-task array
           (--array=2-8:2) sets, the Kubernetes manifest's command with
@@ -34,6 +37,7 @@ parallel  GNU parallel runs 4 shards with --shard auto/4 (PARALLEL_SEQ);
 usage: shard.py GROUP --ravel BIN --bench DIR [--examples DIR]
 """
 import argparse
+import html
 import json
 import os
 import random
@@ -69,6 +73,11 @@ def run(args, *opts, prog, prog_args=(), env=None, cwd=None):
 def merge(args, *files, cwd=None):
     return subprocess.run([args.ravel, "merge", "--json"] + list(files), capture_output=True, text=True,
                           timeout=300, env=clean_env(), cwd=cwd)
+
+
+def esc(text):
+    """text as the HTML report writes it (src/report/ci.c)."""
+    return html.escape(text, quote=True).replace("&#x27;", "&#39;")
 
 
 def one_line_exit2(p, what, needle):
@@ -150,6 +159,7 @@ def whole_run(args, d, prog, pargs):
 
 
 def group_merge(args):
+    merge_html(args)
     for name, pargs, n in (("lastzero", ["10"], 4), ("readers", ["8"], 3)):
         prog = os.path.join(args.bench, name)
         with tempfile.TemporaryDirectory() as d:
@@ -202,6 +212,14 @@ def group_merge(args):
             p = run(args, "--strategy", "dpor", "--executions", "0", "--json", prog=prog, prog_args=pargs, cwd=d)
             open(plain, "w").write(p.stdout)
             one_line_exit2(merge(args, plain, cwd=d), "unsharded summary", "without --shard")
+            # The merged HTML report of a clean search.
+            p = merge(args, "--html", "clean.html", *files, cwd=d)
+            page = open(os.path.join(d, "clean.html")).read() if p.returncode == 0 else ""
+            check('id="verdict">no bugs found' in page and esc(json.loads(p.stdout)["guarantee"]) in page,
+                  "merge --html of a clean search: %s" % p.stderr[-300:])
+            p = merge(args, "--html", os.path.join(d, "no", "such", "dir.html"), *files, cwd=d)
+            check(p.returncode == 2 and "cannot write" in p.stderr, "merge --html to a missing directory: exit %d %r" %
+                  (p.returncode, p.stderr[-300:]))
             # A shard stopped by its budget: merged, but not exhausted.
             short = shards_of(args, d, prog, pargs, 4, "b", "--executions", "5")
             p = merge(args, files[0], short[1], files[2], files[3], cwd=d)
@@ -210,6 +228,69 @@ def group_merge(args):
                 check(not m["complete"] and m["guarantee"].startswith("not exhausted") and
                       "shard 2/4 did not exhaust its part" in m["guarantee"],
                       "budget-stopped shard: guarantee %r" % m["guarantee"])
+
+
+LOST_UPDATE = r'''
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+static atomic_int n;
+static void *add(void *arg)
+{
+    (void)arg;
+    int v = atomic_load(&n);
+    atomic_store(&n, v + 1);
+    return 0;
+}
+int main(void)
+{
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        pthread_create(&t[i], 0, add, 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], 0);
+    assert(atomic_load(&n) == 3);
+    return 0;
+}
+'''
+
+
+def merge_html(args):
+    """ravel merge --html of shards that found a bug: one row per distinct
+    finding (the shards' findings deduplicated), the first shard's
+    execution and ticket, the merged guarantee."""
+    cc = os.path.join(os.path.dirname(args.ravel), "ravel-cc")
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "lost.c"), "w").write(LOST_UPDATE)
+        p = subprocess.run([cc, "-o", "lost", "lost.c"], capture_output=True, text=True, cwd=d, timeout=300)
+        if not check(p.returncode == 0, "ravel-cc lost.c: %s" % p.stderr[-300:]):
+            return
+        files = []
+        for i in range(1, 4):
+            p = run(args, "--strategy", "dpor", "--executions", "0", "--keep-going", "--json", "--shard",
+                    "%d/3" % i, "--fingerprints-file", "l.%d.fp" % i, prog=os.path.join(d, "lost"), cwd=d)
+            check(p.returncode in (0, 1), "lost shard %d/3: exit %d %s" % (i, p.returncode, p.stderr[-300:]))
+            open(os.path.join(d, "l.%d.json" % i), "w").write(p.stdout)
+            files.append("l.%d.json" % i)
+        found = sum(len(json.load(open(os.path.join(d, f)))["bugs"]) for f in files)
+        p = merge(args, "--html", "m.html", *files, cwd=d)
+        m = json.loads(p.stdout) if p.stdout.strip() else None
+        if not check(p.returncode == 1 and m and m["bugs"] and found >= len(m["bugs"]),
+                     "merge of shards that found the lost update: exit %d %s" % (p.returncode, p.stderr[-300:])):
+            return
+        page = open(os.path.join(d, "m.html")).read()
+        rows = page.count('class="finding-row"')
+        print("lost update, 3 shards: %d findings in the shards, %d merged, %d rows in the merged page" % (
+            found, len(m["bugs"]), rows))
+        check(rows == len(m["bugs"]), "merged page: %d rows for %d findings" % (rows, len(m["bugs"])))
+        b = m["bugs"][0]
+        first = json.load(open(os.path.join(d, "l.%d.json" % b["shards"][0])))
+        execution = [x for x in first["bugs"] if x["location"] == b["location"]][0]["execution"]
+        check("shard %d, execution %d" % (b["shards"][0], execution) in page and esc(b["ticket"]) in page,
+              "merged page does not name shard %d, execution %d and ticket %s" % (b["shards"][0], execution,
+                                                                                 b["ticket"]))
+        check(esc(m["guarantee"]) in page and 'id="verdict">%d finding' % len(m["bugs"]) in page,
+              "merged page lacks the guarantee %r or the verdict" % m["guarantee"])
 
 
 def group_parallel(args):
