@@ -548,6 +548,12 @@ void ravel__object_forget(const void *addr);
 uint32_t ravel__object(struct ravel__worker *w, const void *addr,
                        uint8_t kind, bool *created);
 
+/* --max-steps of a program run directly when RAVEL_OPTIONS does not set
+ * it: its first execution is the program's own run (a test of a test
+ * suite), which must be able to finish as it does natively; `ravel run`
+ * keeps options.def's default (init.c). */
+#define RAVEL__DIRECT_MAX_STEPS 10000000ULL
+
 /* ---- virtual time and hidden inputs (intercept/time.c) --------------- */
 
 /* Where the virtual clocks start: CLOCK_REALTIME at 2026-01-01 00:00:00

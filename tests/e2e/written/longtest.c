@@ -1,0 +1,86 @@
+/*
+ * longtest.c - two tests in the shape of a C library's own test suite
+ * (found in tezc/sc's CMake suite, run with CC=ravel-cc and ctest), each
+ * correct, each once failing under ravel when run directly:
+ *
+ *   clock  reads the monotonic clock 2 x 100,000 times and checks that
+ *          it never goes back, reading the struct timespec it filled
+ *          (built with -O0, as a Debug build is, so the reads of tv_sec
+ *          and tv_nsec are plain loads). Only reads, nothing the loop
+ *          writes with an instrumented store: the plain-spin watch
+ *          (src/rt/race/plain_spin.c) took it for a spin, and once its
+ *          reads were scheduling points it was reported as "spins
+ *          forever". A clock read is a side effect (the next read
+ *          returns another time), so this loop is not a spin.
+ *   locks  a logger's test: 60,000 messages, each written under the
+ *          logger's mutex (120,000 visible operations), after a helper
+ *          thread has logged too. Over `ravel run`'s default step limit
+ *          of 100,000; run directly, where the first execution is the
+ *          program's own run, the limit is 10,000,000.
+ *
+ * Expected, run directly: exit 0, "<mode> ok" on stdout, nothing on
+ * stderr. Under `ravel run` the locks test is a step-limit report (the
+ * default there stays 100,000). e2e group "written".
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    int rc = clock_gettime(CLOCK_MONOTONIC, &ts);
+    assert(rc == 0);
+    (void)rc;
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int clock_test(void)
+{
+    for (int i = 0; i < 100000; i++) {
+        uint64_t t1 = mono_ms();
+        uint64_t t2 = mono_ms();
+        assert(t2 >= t1);
+    }
+    return 0;
+}
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long logged;
+
+static void log_line(void)
+{
+    pthread_mutex_lock(&log_lock);
+    logged++;
+    pthread_mutex_unlock(&log_lock);
+}
+
+static void *helper(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 10; i++)
+        log_line();
+    return NULL;
+}
+
+static int locks_test(void)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, helper, NULL);
+    pthread_join(t, NULL);
+    for (int i = 0; i < 60000; i++)
+        log_line();
+    assert(logged == 60010);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "clock";
+    int rc = !strcmp(mode, "locks") ? locks_test() : clock_test();
+    printf("%s ok\n", mode);
+    return rc;
+}
