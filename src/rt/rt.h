@@ -184,6 +184,7 @@ struct ravel__lane_io {
     double done_at;        /* when `done` was set while the executor was
                               still alive: it must exit soon after */
     uint64_t last_progress;
+    uint64_t last_accesses; /* the lone thread's plain accesses then */
     double last_change;
 };
 

@@ -490,6 +490,14 @@ def group_written(args):
     kinds = [b["kind"] for b in summary(p).get("bugs", [])]
     check(p.returncode == 1 and kinds == ["step-limit"] and "raise --max-steps" in p.stderr,
           "longtest locks under ravel run: %d %s %s" % (p.returncode, kinds, p.stderr[-600:]))
+    # A lone thread computing past the watchdog is no hang; a lone thread
+    # blocked in a call ravel does not control still is.
+    p = run([lt, "compute"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.1"})
+    check(p.returncode == 0 and p.stdout == "compute ok\n" and p.stderr == "",
+          "longtest compute, watchdog 0.1 s: %d %r %s" % (p.returncode, p.stdout, p.stderr[-600:]))
+    p = run([lt, "blocked"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.5"})
+    check(p.returncode == 66 and "BUG (hang)" in p.stderr,
+          "longtest blocked: %d %s" % (p.returncode, p.stderr[-600:]))
     p = run([lt, "locks"], cwd=work, env={"RAVEL_OPTIONS": "max_steps=100000"})
     check(p.returncode == 66 and "BUG (step-limit)" in p.stderr
           and "RAVEL_OPTIONS=max_steps=N" in p.stderr,

@@ -17,6 +17,13 @@
  *          thread has logged too. Over `ravel run`'s default step limit
  *          of 100,000; run directly, where the first execution is the
  *          program's own run, the limit is 10,000,000.
+ *   compute  a single-threaded test of a table: 10^8 random updates
+ *          of plain memory, no visible operation for longer than the
+ *          watchdog (the e2e test sets it to 0.1 s). The watchdog
+ *          reported a hang; a lone thread that makes plain accesses is
+ *          computing, not waiting (src/rt/process/supervisor.c).
+ *   blocked  main alone reads a pipe made before main that nobody
+ *          writes: still a hang (it makes no accesses while it waits).
  *
  * Expected, run directly: exit 0, "<mode> ok" on stdout, nothing on
  * stderr. Under `ravel run` the locks test is a step-limit report (the
@@ -28,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint64_t mono_ms(void)
 {
@@ -77,10 +85,42 @@ static int locks_test(void)
     return 0;
 }
 
+static unsigned table[1u << 16];
+
+static int compute_test(void)
+{
+    uint64_t x = 1, sum = 0;
+    for (unsigned i = 0; i < 100000000u; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        table[x >> 48] += i;
+    }
+    for (unsigned i = 0; i < 1u << 16; i++)
+        sum += table[i];
+    /* sum of i over the updates, modulo 2^32 per slot, added up */
+    assert(sum > 0);
+    return 0;
+}
+
+static int fds[2];
+
+__attribute__((constructor)) static void make_pipe(void)
+{
+    (void)!pipe(fds);
+}
+
+static int blocked_test(void)
+{
+    char c;
+    return read(fds[0], &c, 1) == 1 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "clock";
-    int rc = !strcmp(mode, "locks") ? locks_test() : clock_test();
+    int rc = !strcmp(mode, "locks")     ? locks_test()
+             : !strcmp(mode, "compute") ? compute_test()
+             : !strcmp(mode, "blocked") ? blocked_test()
+                                        : clock_test();
     printf("%s ok\n", mode);
     return rc;
 }
