@@ -189,8 +189,10 @@ RAVEL__EXPORT void lcong48(unsigned short p[7])
 static uint64_t vread(void)
 {
     struct ravel__worker *w = ravel__controlled();
-    if (w)
+    if (w) {
         ravel__rt.x->threads[w->slot].writes++;
+        ravel__rt.x->threads[w->slot].side_writes++;
+    }
     vnow += RAVEL__VTIME_READ_NS;
     return vnow;
 }
