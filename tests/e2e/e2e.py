@@ -482,7 +482,7 @@ def group_written(args):
     # direct run's step limit; `ravel run` keeps 100,000, and a limit set
     # in RAVEL_OPTIONS holds and says how to raise it.
     lt = os.path.join(d, "longtest")
-    for mode in ("clock", "locks"):
+    for mode in ("clock", "locks", "stack"):
         q = run([lt, mode], cwd=work, timeout=300)
         check(q.returncode == 0 and q.stdout == mode + " ok\n" and q.stderr == "",
               "longtest %s run directly: %d %r %s" % (mode, q.returncode, q.stdout, q.stderr[-1500:]))

@@ -13,9 +13,8 @@
  * Here the hooks notice such a loop. Every plain read bumps the thread's
  * read count; when it passes th->quiet_at the check below runs. A thread
  * that has made QUIET_READS plain reads since its last visible operation
- * and its last plain write outside its own stack (so it changed nothing
- * the loop could depend on but registers, and what -O0 keeps in stack
- * slots instead) is sampled: its next SAMPLE reads are recorded by
+ * and its last plain write (so it changed nothing the loop could depend
+ * on but registers) is sampled: its next SAMPLE reads are recorded by
  * code location and address. If they touch at most RAVEL__QUIET_MAX
  * distinct (location, address) pairs and the thread still wrote nothing
  * and took no step, it is going round a loop that only reads: a spin.
@@ -42,6 +41,11 @@
  * reads are stepped by the race detector's hook), the loop cannot end
  * under this schedule: the execution fails at once as a hang naming the
  * loop, instead of after the watchdog's seconds.
+ *
+ * Unlike src/model/spin.c, writes to the thread's own stack count here:
+ * a single-threaded loop that fills a buffer whose struct is on main's
+ * stack (tezc/sc's buffer test at -O0) writes nothing else, and taking
+ * it for a spin promoted its reads and ran it into the step limit.
  *
  * The check is deterministic: it counts the thread's own reads and
  * looks at nothing timed, so a replay of the same schedule finds the
@@ -85,7 +89,7 @@ static void arm(const struct ravel__exec *x, struct ravel__thread *th,
     watch.number = x->number;
     watch.thread = t;
     watch.events = x->nevents;
-    watch.writes = th->side_writes;
+    watch.writes = th->writes;
     watch.backoff = backoff;
     watch.sampled = 0;
     watch.n = 0;
@@ -99,7 +103,7 @@ void ravel__quiet_read(struct ravel__worker *w, const void *a, uint64_t pc)
     uint32_t t = w->slot;
     struct ravel__thread *th = &x->threads[t];
     if (!watch.armed || watch.number != x->number || watch.thread != t ||
-        watch.events != x->nevents || watch.writes != th->side_writes) {
+        watch.events != x->nevents || watch.writes != th->writes) {
         /* It made progress since (or was never watched). */
         arm(x, th, t, QUIET_READS);
         return;

@@ -22,6 +22,13 @@
  *          watchdog (the e2e test sets it to 0.1 s). The watchdog
  *          reported a hang; a lone thread that makes plain accesses is
  *          computing, not waiting (src/rt/process/supervisor.c).
+ *   stack  a buffer test: 3 x 10^6 appends through a struct on main's
+ *          stack, whose fields are all the loop reads and writes. Writes
+ *          to the thread's own stack are no side effect for the spin
+ *          rules of src/model/spin.c (so that -O0 loops are recognised),
+ *          but the plain-spin watch must count them, or it takes this
+ *          loop for a spin, and its promoted reads run into the step
+ *          limit (tezc/sc's buffer test did).
  *   blocked  main alone reads a pipe made before main that nobody
  *          writes: still a hang (it makes no accesses while it waits).
  *
@@ -101,6 +108,26 @@ static int compute_test(void)
     return 0;
 }
 
+struct buf {
+    size_t cap, len;
+};
+
+__attribute__((noinline)) static void reserve(struct buf *b, size_t n)
+{
+    while (b->cap < b->len + n)
+        b->cap *= 2;
+    b->len += n;
+}
+
+static int stack_test(void)
+{
+    struct buf b = {1, 0};
+    for (unsigned i = 0; i < 3000000u; i++)
+        reserve(&b, 1);
+    assert(b.len == 3000000u && b.cap >= b.len);
+    return 0;
+}
+
 static int fds[2];
 
 __attribute__((constructor)) static void make_pipe(void)
@@ -120,6 +147,7 @@ int main(int argc, char **argv)
     int rc = !strcmp(mode, "locks")     ? locks_test()
              : !strcmp(mode, "compute") ? compute_test()
              : !strcmp(mode, "blocked") ? blocked_test()
+             : !strcmp(mode, "stack")   ? stack_test()
                                         : clock_test();
     printf("%s ok\n", mode);
     return rc;
