@@ -189,6 +189,9 @@ struct ravel__thread {
     uint32_t section_reads[8]; /* a visible step (promoted, atomic): a write
                                   to one by another thread ends the wait */
     uint64_t reads, writes; /* plain memory accesses this execution */
+    uint64_t side_writes;   /* of those writes, the ones outside its own
+                               stack, plus clock reads: the side effects
+                               the spin-wait rules see (src/model/spin.c) */
     uint64_t quiet_at;      /* reads at which the plain-spin check runs
                                next (src/rt/race/plain_spin.c) */
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
@@ -214,7 +217,7 @@ struct ravel__thread {
     uint16_t spin_n;       /* entries in spin_win */
     uint32_t spin_proof;   /* exact repetitions made alone */
     uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
-    uint64_t spin_writes;  /* its plain writes when the window opened */
+    uint64_t spin_writes;  /* its side_writes when the window opened */
     struct ravel__spin_read {
         uint64_t site;  /* pc, call depth and caller of the read */
         int64_t value;  /* what it read */

@@ -49,8 +49,12 @@
  * A fence is neither a read nor a side effect. Everything else is a side
  * effect and starts a new window: a store, a read-modify-write that
  * changed the value, a lock,
- * a yield (those keep the fairness rule of src/rt/sched.c), and any
- * plain write to memory (counted per thread by the access hooks). A read
+ * a yield (those keep the fairness rule of src/rt/sched.c), a clock read,
+ * and any plain write to memory outside the thread's own stack (counted
+ * per thread by the access hooks). A write to its own stack is what -O0
+ * makes of a value optimised code keeps in a register (a loop
+ * condition's temporaries, the result of atomic_load): not a side effect,
+ * so that Peterson's loop is recognised at -O0 as at -O2. A read
  * is named by its instruction, the call depth and the call site of its
  * function, and its location: `f(); f();` from two call sites is not a
  * loop, the same call in a loop is.
@@ -179,7 +183,7 @@ bool ravel__spin_check(struct ravel__exec *x, uint32_t t)
     const struct ravel__op *op = &th->pending;
     if (!th->spin_n || !pending_read(op->kind))
         return false;
-    if (th->writes != th->spin_writes) {
+    if (th->side_writes != th->spin_writes) {
         th->spin_n = 0; /* wrote memory since: not a read-only loop */
         return false;
     }
@@ -214,9 +218,10 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
 {
     struct ravel__thread *th = &x->threads[t];
     if (ravel__spin_is_read(ev)) {
-        if (th->writes != th->spin_writes || th->spin_n == RAVEL__SPIN_WINDOW) {
+        if (th->side_writes != th->spin_writes ||
+            th->spin_n == RAVEL__SPIN_WINDOW) {
             th->spin_n = 0;
-            th->spin_writes = th->writes;
+            th->spin_writes = th->side_writes;
         }
         th->spin_win[th->spin_n++] = (struct ravel__spin_read){
             site_of(th, ev->pc), ev->value, ev->obj,
@@ -227,7 +232,7 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
         return;
     th->spin_n = 0;
     th->spin_verify = 0;
-    th->spin_writes = th->writes;
+    th->spin_writes = th->side_writes;
     if (!x->spinning || !is_write(ev))
         return;
     /* A write: the threads waiting on this object would read anew. */

@@ -184,6 +184,7 @@ struct ravel__lane_io {
     double done_at;        /* when `done` was set while the executor was
                               still alive: it must exit soon after */
     uint64_t last_progress;
+    uint64_t last_accesses; /* the lone thread's plain accesses then */
     double last_change;
 };
 
@@ -547,6 +548,12 @@ void ravel__object_forget(const void *addr);
 /* Finds or creates the object for addr, naming where its memory is. */
 uint32_t ravel__object(struct ravel__worker *w, const void *addr,
                        uint8_t kind, bool *created);
+
+/* --max-steps of a program run directly when RAVEL_OPTIONS does not set
+ * it: its first execution is the program's own run (a test of a test
+ * suite), which must be able to finish as it does natively; `ravel run`
+ * keeps options.def's default (init.c). */
+#define RAVEL__DIRECT_MAX_STEPS 10000000ULL
 
 /* ---- virtual time and hidden inputs (intercept/time.c) --------------- */
 

@@ -233,9 +233,10 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         ravel__fail(x, RAVEL__FAIL_STEP_LIMIT, me,
                     me_live ? x->threads[me].pending.pc : 0,
                     "the execution exceeded %llu steps without ending "
-                    "(possible livelock; raise --max-steps if it is just "
-                    "long)",
-                    (unsigned long long)ravel__rt.opt.max_steps);
+                    "(possible livelock; raise %s if it is just long)",
+                    (unsigned long long)ravel__rt.opt.max_steps,
+                    ravel__rt.direct ? "RAVEL_OPTIONS=max_steps=N"
+                                     : "--max-steps");
         ravel__end_execution(w);
     }
     uint32_t enabled[RAVEL__MAX_THREADS];

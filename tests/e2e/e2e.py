@@ -477,6 +477,31 @@ def group_written(args):
     p = run([vt], cwd=work)
     check(p.returncode == 0 and p.stdout.count("iterations in one second") == 1,
           "vtime run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-300:]))
+    # A library's long tests, run directly as its ctest runs them: a
+    # loop of clock reads is no spin, and 120,000 locked writes fit the
+    # direct run's step limit; `ravel run` keeps 100,000, and a limit set
+    # in RAVEL_OPTIONS holds and says how to raise it.
+    lt = os.path.join(d, "longtest")
+    for mode in ("clock", "locks", "stack"):
+        q = run([lt, mode], cwd=work, timeout=300)
+        check(q.returncode == 0 and q.stdout == mode + " ok\n" and q.stderr == "",
+              "longtest %s run directly: %d %r %s" % (mode, q.returncode, q.stdout, q.stderr[-1500:]))
+    p = run([args.ravel, "run", "--json", "--seed", "1", "--", lt, "locks"], cwd=work)
+    kinds = [b["kind"] for b in summary(p).get("bugs", [])]
+    check(p.returncode == 1 and kinds == ["step-limit"] and "raise --max-steps" in p.stderr,
+          "longtest locks under ravel run: %d %s %s" % (p.returncode, kinds, p.stderr[-600:]))
+    # A lone thread computing past the watchdog is no hang; a lone thread
+    # blocked in a call ravel does not control still is.
+    p = run([lt, "compute"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.1"})
+    check(p.returncode == 0 and p.stdout == "compute ok\n" and p.stderr == "",
+          "longtest compute, watchdog 0.1 s: %d %r %s" % (p.returncode, p.stdout, p.stderr[-600:]))
+    p = run([lt, "blocked"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.5"})
+    check(p.returncode == 66 and "BUG (hang)" in p.stderr,
+          "longtest blocked: %d %s" % (p.returncode, p.stderr[-600:]))
+    p = run([lt, "locks"], cwd=work, env={"RAVEL_OPTIONS": "max_steps=100000"})
+    check(p.returncode == 66 and "BUG (step-limit)" in p.stderr
+          and "RAVEL_OPTIONS=max_steps=N" in p.stderr,
+          "longtest locks, max_steps=100000 run directly: %d %s" % (p.returncode, p.stderr[-600:]))
     shutil.rmtree(work)
 
 

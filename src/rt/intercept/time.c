@@ -178,9 +178,21 @@ RAVEL__EXPORT void lcong48(unsigned short p[7])
     REAL(lcong48)(p);
 }
 
-/* Reads the clock: one read's worth of time passes. */
+/* Reads the clock: one read's worth of time passes. For the spin-wait
+ * rules (src/model/spin.c, src/rt/race/plain_spin.c) a clock read is a
+ * side effect of the calling thread, as a plain write is: the next read
+ * returns another time, so a loop that reads the clock is not waiting
+ * for another thread's write (a loop until a deadline ends by itself; a
+ * test that reads the clock 200,000 times in a loop, reading the
+ * struct timespec it filled, was taken for a plain spin and reported as
+ * spinning forever). Called only where virtual_here() holds. */
 static uint64_t vread(void)
 {
+    struct ravel__worker *w = ravel__controlled();
+    if (w) {
+        ravel__rt.x->threads[w->slot].writes++;
+        ravel__rt.x->threads[w->slot].side_writes++;
+    }
     vnow += RAVEL__VTIME_READ_NS;
     return vnow;
 }

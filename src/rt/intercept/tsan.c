@@ -111,9 +111,14 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
     if (!w)
         return;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
-    if (write)
+    if (write) {
         th->writes++;
-    else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
+        /* Side effects for the spin-wait rules: not the thread's own
+         * stack (src/model/spin.c). */
+        if ((const char *)a < (const char *)w->stack_lo ||
+            (const char *)a >= (const char *)w->stack_hi)
+            th->side_writes++;
+    } else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
         ravel__quiet_read(w, a, pc); /* src/rt/race/plain_spin.c */
     if (ravel__race_on && !ravel__race_alone)
         ravel__race_access(w, a, size, write, pc);
@@ -261,8 +266,10 @@ RAVEL__EXPORT void __tsan_vptr_update(void **vptr, void *val)
     (void)val;
     struct ravel__worker *w = ravel__controlled();
     (void)vptr;
-    if (w)
+    if (w) {
         ravel__rt.x->threads[w->slot].writes++;
+        ravel__rt.x->threads[w->slot].side_writes++;
+    }
 }
 
 RAVEL__EXPORT void __tsan_vptr_read(void **vptr)

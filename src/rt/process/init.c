@@ -344,6 +344,14 @@ static void setup(void)
     ravel__race_suppressions_load();
     rt->direct = !rt->opt.run_by_cli && !ravel__door && rt->opt.supervise &&
                  strcmp(rt->opt.strategy, "replay") != 0;
+    /* Run directly, the first execution is the program's own run, often
+     * one test of a suite doing real work (a logger test's 60,000 locked
+     * writes, a thread library's 128 threads x 10,000 iterations): the
+     * step limit, there to stop livelocks, must not cut it short. Memory
+     * for the events is reserved, not touched, so the cost is only that
+     * of the steps an execution really takes. */
+    if (rt->direct && !rt->opt.set[RAVEL__OPT_max_steps])
+        rt->opt.max_steps = RAVEL__DIRECT_MAX_STEPS;
     if (ravel__door && ravel__door->attach)
         ravel__door->attach(map_shared(ravel__door->shared_size()));
     rt->start_time = ravel__now();

@@ -1617,6 +1617,36 @@ static void hang(pid_t child)
              ravel__rt.opt.watchdog);
 }
 
+/*
+ * The watchdog's exception: the thread holding the baton is the only
+ * live thread of the execution and has made plain memory accesses since
+ * the last look. A thread that waits for another thread can only be
+ * waiting for a live one; alone, a thread that reads and writes memory is
+ * computing (a single-threaded test of a hash map's 10^6 random
+ * operations, which ravel's hooks slow to more than the watchdog's ten
+ * seconds, was reported as a hang), and it would take as long natively
+ * relative to its instrumented speed. A spin on plain memory is caught
+ * sooner by src/rt/race/plain_spin.c; a thread blocked in a call ravel
+ * does not control makes no accesses, and is still a hang. Read from
+ * the executor's shared memory while it runs: a stale value only delays
+ * a report by one look.
+ */
+static bool computing_alone(struct ravel__lane_io *ln)
+{
+    const struct ravel__exec *x = ln->x;
+    uint32_t me = x->running, n = x->nthreads;
+    if (me >= n || n > RAVEL__MAX_THREADS)
+        return false;
+    for (uint32_t t = 0; t < n; t++)
+        if (t != me && x->threads[t].state == RAVEL__T_LIVE)
+            return false;
+    const struct ravel__thread *th = &x->threads[me];
+    uint64_t acc = th->reads + th->writes;
+    bool moved = acc != ln->last_accesses;
+    ln->last_accesses = acc;
+    return moved;
+}
+
 /* The current lane's executor ended (status st) without saying it was
  * done: a crash in an execution (reported; the lane may resume), or a
  * death outside one (a tool error). */
@@ -1890,7 +1920,8 @@ phase:
                 continue;
             uint64_t prog = atomic_load(&ln->sh->progress);
             if (prog != ln->last_progress ||
-                !atomic_load(&ln->sh->in_execution)) {
+                !atomic_load(&ln->sh->in_execution) ||
+                computing_alone(ln)) {
                 ln->last_progress = prog;
                 ln->last_change = now;
             } else if (rt->opt.watchdog > 0 &&

@@ -42,6 +42,11 @@
  * under this schedule: the execution fails at once as a hang naming the
  * loop, instead of after the watchdog's seconds.
  *
+ * Unlike src/model/spin.c, writes to the thread's own stack count here:
+ * a single-threaded loop that fills a buffer whose struct is on main's
+ * stack (tezc/sc's buffer test at -O0) writes nothing else, and taking
+ * it for a spin promoted its reads and ran it into the step limit.
+ *
  * The check is deterministic: it counts the thread's own reads and
  * looks at nothing timed, so a replay of the same schedule finds the
  * same spin at the same read.
