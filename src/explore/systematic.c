@@ -892,8 +892,11 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
 {
     const struct ravel__exec *x = c->x;
     uint32_t st = nd->step;
-    if (!ravel__wseq_build(&s->v, c, st, e2))
+    if (!ravel__wseq_build(&s->v, c, st, e2)) {
+        if (s->v.no_unit)
+            atomic_fetch_add(&s->t->unfollowed, 1);
         return 0;
+    }
     /* e2's thread, if v holds nothing else of it, must have been enabled
      * here (or e1 is what enabled it). */
     uint32_t th2 = x->events[e2].thread;
@@ -926,8 +929,11 @@ static int optimal_pending(struct sys *s, const struct ravel__wctx *c,
                            struct ravel__tnode *nd,
                            const struct ravel__pathent *pe, uint32_t u)
 {
-    if (!ravel__wseq_build_pending(&s->v, c, nd->step, u))
+    if (!ravel__wseq_build_pending(&s->v, c, nd->step, u)) {
+        if (s->v.no_unit)
+            atomic_fetch_add(&s->t->unfollowed, 1);
         return 0;
+    }
     bool only = true;
     for (uint32_t k = 0; k + 1 < s->v.n && only; k++)
         only = s->v.e[k].thread != u;
@@ -2411,10 +2417,13 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     s->hb_keep = 0;
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
                  s->fingerprints || s->multi;
+    uint64_t fp = 0;
     if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
-        ravel__tree_fp_add(t, ravel__hb_fingerprint(&s->hb, x), &s->fp_full);
+        fp = ravel__hb_fingerprint(&s->hb, x);
 
     ravel__tree_lock(t);
+    if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
+        ravel__tree_fp_add(t, fp, &s->fp_full); /* under the lock: it grows */
     if (hb_ok == 0 && s->mode != MODE_DFS && analyse(s, x) < 0) {
         ravel__tree_unlock(t);
         snprintf(base->error, sizeof base->error,
@@ -2428,7 +2437,8 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     if (!more && !t->abandoned && !base->failed) {
         t->exhausted = 1;
         /* Not exhaustive when an execution diverged (sys_finish). */
-        base->exhausted = !atomic_load(&t->diverged);
+        base->exhausted = !atomic_load(&t->diverged) &&
+                          !atomic_load(&t->unfollowed);
         base->stats->complete = base->exhausted;
     }
     return more;
@@ -2507,6 +2517,16 @@ static void sys_finish(struct ravel__strategy *base)
                  s->t->diverged_step, dv == 1 ? "was" : "were");
         st->complete = 0;
     }
+    uint64_t uf = atomic_load(&s->t->unfollowed);
+    if (uf && !dv && s->t->exhausted) {
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "optimal DPOR explored %" PRIu64 " traces, not a proof "
+                 "of all: %" PRIu64 " reversal%s through a semaphore wait "
+                 "could not be followed (another post might serve the "
+                 "wait); --dpor-mode source covers them",
+                 st->traces, uf, uf == 1 ? "" : "s");
+        st->complete = 0;
+    }
     if (s->debug && s->wut_misses)
         dbg(s, "wakeup steps not replayable: %llu\n",
                 (unsigned long long)s->wut_misses);
@@ -2546,7 +2566,8 @@ static bool sys_start(struct ravel__strategy *base)
      * a lane that finds the tree empty must not claim more than the
      * lane that ended the search. */
     if (!more && !t->abandoned)
-        base->exhausted = !atomic_load(&t->diverged);
+        base->exhausted = !atomic_load(&t->diverged) &&
+                          !atomic_load(&t->unfollowed);
     return more;
 }
 

@@ -95,6 +95,9 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
     t->wn_top = 1;
     t->fp_cap = FP_SLOTS;
     t->fp_active = FP_FIRST;
+    /* The region may hold an earlier phase's fingerprints: the slots in
+     * use are cleared here, the others as the set grows into them. */
+    memset((char *)mem + lay.fp_off, 0, (size_t)FP_FIRST * sizeof(uint64_t));
     t->bound = -1;
     t->lanes_off = lay.lanes_off;
     t->paths_off = lay.paths_off;
@@ -310,18 +313,21 @@ static void fp_insert(uint64_t *set, uint32_t mask, uint64_t fp)
 }
 
 /* Doubles the slots in use: takes the fingerprints out, clears the old
- * slots (the new ones were never written) and puts them back. */
+ * slots and the new ones (an earlier phase may have written them) and
+ * puts them back. */
 static bool fp_grow(struct ravel__tree *t, uint64_t *set)
 {
     uint32_t old = t->fp_active, n = 0;
-    uint64_t *all = malloc((size_t)(atomic_load(&t->fp_count) + 1) *
-                           sizeof *all);
+    for (uint32_t j = 0; j < old; j++)
+        n += set[j] != 0;
+    uint64_t *all = malloc(((size_t)n + 1) * sizeof *all);
     if (!all)
         return false;
+    n = 0;
     for (uint32_t j = 0; j < old; j++)
         if (set[j])
             all[n++] = set[j];
-    memset(set, 0, (size_t)old * sizeof *set);
+    memset(set, 0, (size_t)old * 2 * sizeof *set);
     t->fp_active = old * 2;
     for (uint32_t i = 0; i < n; i++)
         fp_insert(set, t->fp_active - 1, all[i]);

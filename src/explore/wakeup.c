@@ -124,6 +124,7 @@ static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
     uint32_t nt = x->nthreads;
     uint32_t s_last = c->blk_last[s];
     v->n = 0;
+    v->no_unit = false;
     if (b2 <= s_last)
         return false;
     if (!c->multi) {
@@ -250,8 +251,10 @@ static bool sems_ok(struct ravel__wseq *v, const struct ravel__wctx *c,
         }
         if (ev->kind == RAVEL__OP_SEM_WAIT) {
             int64_t met = ev->value + 1 - left_out[i];
-            if (met < 1)
+            if (met < 1) {
+                v->no_unit = true;
                 return false;
+            }
             struct ravel__wentry *en = &v->e[k];
             if (met - gives[i] < 1 && en->first == en->last &&
                 !(seen & ((uint64_t)1 << (en->thread % 64))))

@@ -67,6 +67,7 @@ struct ravel__wseq {
     struct ravel__wentry *e;
     uint32_t n, cap;
     uint32_t *e2clk; /* RAVEL__HB_THREADS: clock of the last entry */
+    bool no_unit;    /* the build failed for a sem_wait without a unit */
     uint32_t ex_min[RAVEL__HB_THREADS];
 };
 
@@ -75,7 +76,7 @@ struct ravel__wseq {
  * starts at event s (s <= e1, same thread). Returns false when the race
  * cannot be reversed there (e2's block began with something that depends
  * on s, or a sem_wait in v would find no unit: the posts it needs happen
- * after s).
+ * after s; v->no_unit is then set).
  */
 bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
                        uint32_t s, uint32_t e2);
