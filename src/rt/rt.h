@@ -609,6 +609,12 @@ unsigned ravel__modules_data(uintptr_t *lo, uintptr_t *hi, unsigned max);
 /* Set by interceptors when the program changes process state that is
  * costly to restore unconditionally (reset.c restores it only then). */
 extern bool ravel__changed_cwd, ravel__changed_sigmask, ravel__changed_stdio;
+/* The program called write or writev on a descriptor of its own (so the
+ * capture files may have grown: executor.c, output_since_last). */
+extern bool ravel__wrote_raw;
+/* The program opened, duplicated or accepted a descriptor through a call
+ * ravel intercepts (reset.c checks for strays only then, or now and then). */
+extern bool ravel__made_fd;
 void ravel__reset_snapshot(void);
 void ravel__reset_restore(void);
 void ravel__reset_thread_tls(void);

@@ -324,6 +324,18 @@ def group_direct(args):
     # The failing execution's output is shown once, with its report.
     p = run([args.ravel, "run", "--seed", "1", "--", counter], cwd=work)
     check(p.stderr.count("  | counter = 1") == 1, "failing output not shown exactly once: %s" % p.stderr)
+    # ... and only its output: every way of writing is seen, so the
+    # capture offsets it starts from are never those of an earlier
+    # execution (output_each prints through each, marked with its value).
+    oe = os.path.join(args.exe_dir, "output_each")
+    want = ["printf 5", "puts 5", "5", "fwrite 5", "write 5", "unterminated 5", "stderr 5",
+            "perror 5: No such file or directory", "writev 5"]
+    for jobs in ("1", "2"):
+        p = run([args.ravel, "run", "--strategy", "dfs", "--jobs", jobs, "--", oe], cwd=work)
+        shown = [l[4:] for l in p.stderr.splitlines() if l.startswith("  | ")]
+        check(p.returncode == 1 and shown[:len(want)] == want and len(shown) == len(want) + 1
+              and "Assertion" in shown[-1],
+              "output_each --jobs %s: the report's output is %r" % (jobs, shown))
     # --keep-going reports each distinct bug once and counts repeats.
     p = run([args.ravel, "run", "--strategy", "random", "--seed", "1", "--keep-going", "--json",
              "--executions", "300", "--", counter], cwd=work)

@@ -428,6 +428,7 @@ static void iov_access(struct ravel__worker *w, const struct iovec *v, int nv,
 static void made(struct ravel__worker *w, uint8_t type, int fd0, int fd1,
                  bool dgram, uint64_t pc)
 {
+    ravel__made_fd = true;
     uint32_t c = chan_new(w, type, fd0, fd1);
     obj_of(c)->fd_dgram = dgram;
     attach(fd0, c, 0);
@@ -544,6 +545,7 @@ RAVEL__EXPORT int close(int fd)
 
 static void copied(int from, int to, uint64_t pc)
 {
+    ravel__made_fd = true;
     struct fdent *e = ctl(from);
     if (to >= 0 && to < MAX_FDS)
         memset(&fds[to], 0, sizeof fds[to]);
@@ -804,6 +806,8 @@ static ssize_t write_all(struct ravel__worker *w, int fd, const void *buf,
 
 RAVEL__EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
+    if (fd != ravel__rt.to_sv)
+        ravel__wrote_raw = true;
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(write)(fd, buf, n);
@@ -902,6 +906,7 @@ static ssize_t gather_write(struct ravel__worker *w, int fd,
 
 RAVEL__EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
+    ravel__wrote_raw = true;
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(writev)(fd, iov, n);
@@ -1042,6 +1047,7 @@ RAVEL__EXPORT int connect(int fd, __CONST_SOCKADDR_ARG aarg, socklen_t len)
 static int accept_common(int fd, struct sockaddr *a, socklen_t *len,
                          int flags, uint64_t pc)
 {
+    ravel__made_fd = true;
     struct ravel__worker *w = caller(pc);
     struct fdent *e = ctl(fd);
     if (!w || !e)

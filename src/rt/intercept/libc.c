@@ -142,6 +142,7 @@ RAVEL__EXPORT int pthread_sigmask(int how, const sigset_t *set,
 
 RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
 {
+    ravel__made_fd = true;
     FILE *f = ravel__devrandom_fopen(path, mode, RAVEL__CALLER_PC);
     if (!f)
         f = REAL(fopen)(path, mode);

@@ -130,6 +130,64 @@ static bool passes_output(uint64_t number)
 }
 
 /*
+ * Did the program write to its stdout or stderr since the last call?
+ * Asking the kernel where each capture file stands costs two system
+ * calls per execution, which on a virtual machine is a third of a short
+ * execution's cost, so they are made only when something may have been
+ * written:
+ *
+ *   - stdio: with glibc, a stream that has been written to since it was
+ *     last flushed empty is marked as "putting" (a flag of its FILE,
+ *     0x800 since the first libio) or holds unflushed bytes. After the
+ *     flush here the flag is cleared on an empty line-buffered or
+ *     unbuffered stream (the captured stdout and stderr are), the state
+ *     of a stream never written to, so the next write of any kind (putc,
+ *     printf, fwrite, perror, err) sets it again;
+ *   - write and writev, which ravel intercepts (src/rt/intercept/fd.c),
+ *     set ravel__wrote_raw;
+ *   - anything else (pwrite, the C library's own messages, a raw system
+ *     call) is caught by the full check every 64 executions: until then
+ *     a report could show a few earlier executions' lines, never miss its
+ *     own, since the offsets it starts from can only be too early.
+ *
+ * Without glibc every execution asks the kernel.
+ */
+#if defined(__GLIBC__)
+#define STDIO_PUTTING 0x0800
+static bool stream_written(FILE *f)
+{
+    return (f->_flags & STDIO_PUTTING) || f->_IO_write_ptr != f->_IO_write_base;
+}
+
+/* Only a stream whose next write must go through the library's slow path
+ * (no room between write_ptr and write_end: a line-buffered or unbuffered
+ * stream after a flush), which sets the flag again; a fully buffered one
+ * copies into its buffer directly, and flushing it without the flag would
+ * drop what it holds, so it keeps the flag (and costs the two calls). */
+static void stream_mark_clean(FILE *f)
+{
+    if (f->_mode <= 0 && f->_IO_write_ptr == f->_IO_write_base &&
+        f->_IO_write_end == f->_IO_write_ptr)
+        f->_flags &= ~STDIO_PUTTING;
+}
+#endif
+
+static bool output_since_last(void)
+{
+    static unsigned calls;
+    bool any = (calls++ & 63) == 0 || ravel__wrote_raw ||
+               ravel__changed_stdio;
+#if defined(__GLIBC__)
+    any = any || stream_written(stdout) || stream_written(stderr) ||
+          stdout->_mode > 0 || stderr->_mode > 0;
+#else
+    any = true;
+#endif
+    ravel__wrote_raw = false;
+    return any;
+}
+
+/*
  * Points the program's stdout and stderr where execution `number`'s output
  * goes: the capture files, or - in a program run directly, for its first
  * execution (passes_output) - the program's own stdout and stderr, with
@@ -140,12 +198,16 @@ static void capture_reset(uint64_t number)
 {
     struct ravel__rt *rt = &ravel__rt;
     static int target = -1; /* 1: the program's own files, 0: capture */
+    static off_t o = -1, e = -1; /* where the capture files stand */
     if (rt->cap_out < 0)
         return;
+    bool wrote = output_since_last();
     fflush(stdout);
     fflush(stderr);
-    off_t o = lseek(rt->cap_out, 0, SEEK_CUR);
-    off_t e = lseek(rt->cap_err, 0, SEEK_CUR);
+    if (wrote || o < 0 || e < 0) {
+        o = lseek(rt->cap_out, 0, SEEK_CUR);
+        e = lseek(rt->cap_err, 0, SEEK_CUR);
+    }
     if (o > CAPTURE_KEEP) {
         (void)!ftruncate(rt->cap_out, 0);
         o = lseek(rt->cap_out, 0, SEEK_SET);
@@ -170,6 +232,10 @@ static void capture_reset(uint64_t number)
         rt->passing = want;
         ravel__changed_stdio = false;
     }
+#if defined(__GLIBC__)
+    stream_mark_clean(stdout);
+    stream_mark_clean(stderr);
+#endif
 }
 
 static void run_one(uint64_t number)

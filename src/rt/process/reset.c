@@ -67,6 +67,8 @@ static int fd_limit;
 static int first_free_fd;
 static uint64_t restores;
 bool ravel__changed_cwd, ravel__changed_sigmask, ravel__changed_stdio;
+bool ravel__wrote_raw;
+bool ravel__made_fd;
 
 /* ---- exit handlers ----------------------------------------------------- */
 
@@ -219,12 +221,21 @@ static void close_if_new(int fd)
 }
 
 /* Has the program probably opened a descriptor? New descriptors take the
- * lowest free number, so the first one that was free is checked; a full
- * scan runs anyway every 64 executions to catch dup2 to a high number. */
+ * lowest free number, so the first one that was free is checked: after an
+ * execution that opened one through a call ravel intercepts (open, fopen,
+ * socket, pipe, dup, accept ...: ravel__made_fd), and after every eighth
+ * execution for the others (creat, mkstemp, opendir: descriptors the C
+ * library opens for itself), since a system call per execution is a
+ * tenth of a short one's cost. A full scan runs every 64 executions to
+ * catch dup2 to a high number. */
 static bool fds_changed(void)
 {
+    bool made = ravel__made_fd;
+    ravel__made_fd = false;
     if ((restores & 63) == 0)
         return true;
+    if (!made && (restores & 7) != 0)
+        return false;
     return fcntl(first_free_fd, F_GETFD) != -1;
 }
 
