@@ -517,6 +517,33 @@ int64_t ravel__tso_load(struct ravel__worker *w, struct ravel__event *ev,
 void ravel__tso_flushed(struct ravel__exec *x, uint32_t p,
                         struct ravel__event *ev);
 
+/* RC11 (rc11.c, --memory-model rc11): every atomic access of a program
+ * thread goes through these once its event is logged; they make the
+ * reads-from and modification-order choices, keep the views, and write
+ * memory when a store is the last in modification order.
+ * ravel__rc11_load: the value (size bytes into out) the load reads.
+ * ravel__rc11_store: the store of val.
+ * ravel__rc11_rmw: a read-modify-write (expect NULL) or compare-exchange
+ * (expect: the expected bytes): copies the value read into old, and,
+ * when it writes, stores compute(old) right after it; returns whether
+ * it wrote. ravel__rc11_fence: a fence. ravel__rc11_sync: a logged
+ * synchronisation event (views travel along its edges).
+ * ravel__rc11_graph: the fingerprint of the ended execution's graph. */
+void ravel__rc11_load(struct ravel__worker *w, struct ravel__event *ev,
+                      const volatile void *a, unsigned size, int mo,
+                      void *out);
+void ravel__rc11_store(struct ravel__worker *w, struct ravel__event *ev,
+                       const volatile void *a, unsigned size, const void *val,
+                       int mo);
+bool ravel__rc11_rmw(struct ravel__worker *w, struct ravel__event *ev,
+                     const volatile void *a, unsigned size, int mo,
+                     const void *expect, void *old,
+                     void (*compute)(const void *old, void *new_, void *ctx),
+                     void *ctx);
+void ravel__rc11_fence(struct ravel__worker *w, int mo);
+void ravel__rc11_sync(const struct ravel__event *ev);
+uint64_t ravel__rc11_graph(const struct ravel__exec *x);
+
 /* Atomic sections (section.c). ravel__section_enter: the calling thread
  * enters its outermost section; a scheduling point (SECTION), after which
  * the thread runs without preemption; returns again (after another step)
