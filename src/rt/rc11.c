@@ -563,6 +563,8 @@ bool ravel__rc11_rmw(struct ravel__worker *w, struct ravel__event *ev,
                           (const unsigned char *)expect, scratch);
     RAVEL__CHECK(n >= 1);
     uint32_t id = scratch[choose_biased(w, n)];
+    if (id != S.locs[l].last) /* for the spin-wait rule (spin.c) */
+        ev->flags |= RAVEL__EV_STALE;
     memcpy(old, S.st[id].bytes, size);
     bool writes = !expect || !memcmp(old, expect, size);
     /* A failed compare-exchange is a load (its failure order is at most
