@@ -79,7 +79,8 @@
 #define LOCS 256
 #define STORES 65536
 #define SNAPS 65536
-#define OBJMAP 4096 /* open addressing, object index -> loc / view */
+#define OBJMAP 4096
+#define DPOOL (16u << 20) /* clock entries kept for the race detector */ /* open addressing, object index -> loc / view */
 
 struct store {
     uint32_t loc;
@@ -90,6 +91,7 @@ struct store {
     uint32_t event;  /* RAVEL__NONE: initial value or plain write */
     uint32_t msg;    /* message view (snapshot), 0: none */
     uint32_t rmw_of; /* an RMW: the store it read; else 0 */
+    uint32_t dclk, dn; /* race detector's release clock (dpool) */
     uint8_t rmw_read; /* an RMW read this store */
     uint8_t plain;    /* a plain write found in memory */
     unsigned char bytes[16];
@@ -135,6 +137,9 @@ static struct {
     uint32_t nreads;
     uint8_t *mine; /* per data choice: made here */
     uint32_t nmine; /* mine[] is clear from here on */
+    uint32_t *dpool; /* race-detector clocks of stores */
+    uint32_t dused;
+    uint32_t just_put; /* the store the detector is about to see */
     uint32_t max_choices;
 } S;
 
@@ -162,6 +167,7 @@ static void begin(void)
         S.inherit_gen = map(sizeof(uint64_t) * RAVEL__MAX_THREADS);
         S.finished = map(sizeof(uint32_t) * RAVEL__MAX_THREADS);
         S.reads = map(sizeof(struct read) * STORES);
+        S.dpool = map(sizeof(uint32_t) * DPOOL);
         S.max_choices = x->max_vchoices;
         S.mine = map(S.max_choices + 1);
     }
@@ -170,6 +176,9 @@ static void begin(void)
         return;
     S.gen = g;
     S.nst = 1;
+    memset(&S.st[0], 0, sizeof S.st[0]);
+    S.dused = 0;
+    S.just_put = 0;
     S.nsnap = 1;
     S.nlocs = 0;
     S.nreads = 0;
@@ -460,6 +469,36 @@ static int64_t value_of(const unsigned char *b, unsigned size)
     }
 }
 
+/* The race detector: the atomic access about to be checked reads store
+ * id (0: a plain store, which releases only what a release fence did),
+ * so it acquires that store's release clock, not the newest one's. */
+static void race_from(uint32_t obj, uint32_t id)
+{
+    if (!ravel__race_on)
+        return;
+    const struct store *s = &S.st[id];
+    ravel__race_obj_clock_set(obj, S.dpool + s->dclk, s->dn);
+}
+
+static uint32_t dtmp[RAVEL__MAX_THREADS];
+
+void ravel__rc11_raced(const struct ravel__event *ev)
+{
+    if (!ravel__race_on || !S.just_put)
+        return;
+    struct store *s = &S.st[S.just_put];
+    S.just_put = 0;
+    uint32_t n = ravel__race_obj_clock_get(ev->obj, dtmp);
+    if (S.dused + n > DPOOL)
+        ravel__tool_error(ravel__controlled(),
+                          "--memory-model rc11: one execution needs more "
+                          "than %u clock entries for race detection", DPOOL);
+    memcpy(S.dpool + S.dused, dtmp, n * sizeof *dtmp);
+    s->dclk = S.dused;
+    s->dn = n;
+    S.dused += n;
+}
+
 static void note_read(struct ravel__event *ev, uint32_t l, uint32_t id)
 {
     struct loc *L = &S.locs[l];
@@ -489,6 +528,7 @@ void ravel__rc11_load(struct ravel__worker *w, struct ravel__event *ev,
     if (mo == __ATOMIC_SEQ_CST)
         sc_sync(t);
     note_read(ev, l, id);
+    race_from(ev->obj, id);
     memcpy(out, S.st[id].bytes, size);
     ev->value = value_of(S.st[id].bytes, size);
 }
@@ -517,6 +557,7 @@ static void put(struct ravel__worker *w, struct ravel__event *ev, uint32_t l,
         S.relseq[t][l] = s->msg;
     if (L->last == id)
         write_memory(L->addr, L->size, s->bytes);
+    S.just_put = id;
 }
 
 void ravel__rc11_store(struct ravel__worker *w, struct ravel__event *ev,
@@ -543,6 +584,7 @@ void ravel__rc11_store(struct ravel__worker *w, struct ravel__event *ev,
     RAVEL__CHECK(n >= 1 && scratch[n - 1] == L->last);
     uint32_t after = scratch[choose_biased(w, n)];
     put(w, ev, l, after, val, mo, 0);
+    race_from(ev->obj, 0); /* a new release sequence */
     if (mo == __ATOMIC_SEQ_CST)
         sc_sync(t);
 }
@@ -577,6 +619,7 @@ bool ravel__rc11_rmw(struct ravel__worker *w, struct ravel__event *ev,
         compute(old, nv, ctx);
         put(w, ev, l, id, nv, mo, id);
     }
+    race_from(ev->obj, id); /* an RMW continues its release sequence */
     if (mo == __ATOMIC_SEQ_CST)
         sc_sync(t);
     return writes;

@@ -541,6 +541,9 @@ bool ravel__rc11_rmw(struct ravel__worker *w, struct ravel__event *ev,
                      void (*compute)(const void *old, void *new_, void *ctx),
                      void *ctx);
 void ravel__rc11_fence(struct ravel__worker *w, int mo);
+/* After the race detector saw an rc11 store or read-modify-write: keeps
+ * the release clock it left with the store. */
+void ravel__rc11_raced(const struct ravel__event *ev);
 void ravel__rc11_sync(const struct ravel__event *ev);
 uint64_t ravel__rc11_graph(const struct ravel__exec *x);
 
@@ -696,6 +699,11 @@ static inline bool ravel__op_is_atomic_access(uint16_t kind)
     return kind == RAVEL__OP_ATOMIC_LOAD || kind == RAVEL__OP_ATOMIC_STORE ||
            kind == RAVEL__OP_ATOMIC_RMW || kind == RAVEL__OP_ATOMIC_CAS;
 }
+/* --memory-model rc11: the release clock atomic loads of object o
+ * acquire, read and set (src/rt/rc11.c keeps one per store, so that a
+ * load synchronises with the store it read). */
+uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out);
+void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n);
 void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
                         int64_t mo, const volatile void *p, uint64_t size);
 /* A plain access by the calling controlled thread. */

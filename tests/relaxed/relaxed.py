@@ -31,11 +31,16 @@ mutex    Peterson's and Dekker's algorithms: with release/acquire atomics
          flushes, and replays the failure exactly.
 deque    a Chase-Lev work-stealing deque (progs/wsdeque.c) without the
          seq_cst fence in take: both the owner and a thief take one item
-         under tso (DPOR finds it); with the fence, and under sc either
-         way, it is exhausted clean
+         under tso and rc11 (DPOR finds it); with the fence, and under sc
+         either way, it is exhausted clean. A Treiber stack
+         (progs/treiber.c) whose push lacks its release: the popper reads
+         a node's value before its store under rc11 only; with the
+         release it is exhausted clean
 races    race detection does not change with the model: a release/acquire
          handoff of plain data is clean under all three, a relaxed one is
-         a data race under all three
+         a data race under all three; an acquire load synchronises with
+         the store it read (progs/late.c: a data race under rc11 only,
+         where the load can read the initial value after the release)
 options  unknown models: one line, exit status 2
 
 usage: relaxed.py GROUP --ravel BIN --progs DIR
@@ -186,13 +191,16 @@ def group_litmus(args):
 
 
 def group_deque(args):
+    group_treiber(args)
     # A Chase-Lev deque needs its seq_cst fence in take only on weak
     # memory: without it the owner and a thief take the same item under
     # tso. Trace counts: every execution of the fenced deque.
     for order, model, bug, want in (("fenced", "sc", False, 41),
                                     ("fenced", "tso", False, 120),
                                     ("unfenced", "sc", False, 41),
-                                    ("unfenced", "tso", True, None)):
+                                    ("unfenced", "tso", True, None),
+                                    ("fenced", "rc11", False, 41),
+                                    ("unfenced", "rc11", True, None)):
         what = f"wsdeque {order} under {model}"
         p, d = run(args, "--strategy", "dpor", "--executions", "0",
                    "--memory-model", model, prog="wsdeque",
@@ -208,6 +216,29 @@ def group_deque(args):
                   traces(d) == want,
                   f"{what}: {kinds} ({d.get('guarantee')}), want "
                   f"exhausted clean with {want} traces")
+
+
+def group_treiber(args):
+    # A Treiber stack whose push publishes a node with a relaxed
+    # compare-exchange: the popper can read the node's value before its
+    # store under rc11 only; with a release push it is exhausted clean.
+    for order, model, bug in (("ok", "sc", False), ("norelease", "sc", False),
+                              ("ok", "rc11", False),
+                              ("norelease", "rc11", True)):
+        what = f"treiber {order} under {model}"
+        p, d = run(args, "--strategy", "dpor", "--executions", "0",
+                   "--memory-model", model, prog="treiber",
+                   prog_args=(order,))
+        if not check(d is not None, what + ": no JSON"):
+            continue
+        kinds = [b["kind"] for b in d.get("bugs", [])]
+        if bug:
+            check(kinds == ["assertion"], f"{what}: {kinds}, want the "
+                  "assertion")
+        else:
+            check(kinds == [] and d.get("complete") is True,
+                  f"{what}: {kinds} ({d.get('guarantee')}), want "
+                  "exhausted clean")
 
 
 def group_mutex(args):
@@ -331,6 +362,15 @@ def group_races(args):
         check(d is not None and
               "data-race" in [b["kind"] for b in d.get("bugs", [])],
               f"handoff rlx under {model}: no data race reported")
+        # An acquire load synchronises with the store it read: under rc11
+        # it may read the initial value after the release, and the race
+        # that follows is reported.
+        p, d = run(args, "--strategy", "dpor", "--executions", "0",
+                   "--memory-model", model, prog="late")
+        kinds = [b["kind"] for b in (d or {}).get("bugs", [])]
+        want = ["data-race"] if model == "rc11" else []
+        check(d is not None and kinds == want and d.get("complete") is True,
+              f"late under {model}: {kinds}, want {want}")
 
 
 def group_options(args):

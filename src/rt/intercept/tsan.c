@@ -357,6 +357,8 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         ev->value = (int64_t)old;                                              \
         ev->value2 = (int64_t)(expr_new);                                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return old;                                                            \
@@ -439,6 +441,8 @@ RC11_COMPUTE(a128, 128)
             __atomic_store_n(a, v, SC);                                        \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
     }                                                                          \
@@ -478,6 +482,8 @@ RC11_COMPUTE(a128, 128)
         ev->value = (int64_t)cur;                                              \
         ev->value2 = (int64_t)(*ok ? desired : expected);                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return cur;                                                            \
