@@ -807,7 +807,13 @@ uint64_t ravel__rc11_graph(const struct ravel__exec *x)
             continue;
         h += mix(mix(mix(obj_key(x, ev->obj), seq[ev->obj]++),
                      x->threads[ev->thread].key),
-                 (uint64_t)ev->flags * 31 + (uint64_t)ev->value);
+                 /* outcome flags only: PREEMPT and the like say how
+                  * the interleaving went, not what happened */
+                 (uint64_t)(ev->flags &
+                            (RAVEL__EV_FAILED | RAVEL__EV_TIMEDOUT |
+                             RAVEL__EV_SERIAL | RAVEL__EV_ERROR)) *
+                         31 +
+                     (uint64_t)ev->value);
     }
     /* The program's own data choices. */
     for (uint32_t i = 0; i < x->nvchoices; i++) {
