@@ -311,14 +311,9 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
         if (ravel__shard_resolve(o->shard, &i, &n, NULL, err, errlen) != 0)
             return -1;
     }
-    if (o->memory_model && !strcmp(o->memory_model, "rc11")) {
-        snprintf(err, errlen, "--memory-model rc11 is not available yet "
-                              "(use sc or tso)");
-        return -1;
-    }
-    static const char *const models[] = {"sc", "tso", NULL};
+    static const char *const models[] = {"sc", "tso", "rc11", NULL};
     if (!o->memory_model || !one_of(o->memory_model, models)) {
-        snprintf(err, errlen, "--memory-model must be sc or tso");
+        snprintf(err, errlen, "--memory-model must be sc, tso or rc11");
         return -1;
     }
     static const char *const dpor_modes[] = {"optimal", "source", NULL};

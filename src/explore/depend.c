@@ -41,6 +41,25 @@ static const bool dep[RAVEL__ACC_CLASSES][RAVEL__ACC_CLASSES] = {
 #undef X
 
 bool ravel__depend_tso;
+bool ravel__depend_rc11;
+
+/* --memory-model rc11: does an atomic or fence of this kind and memory
+ * order take part in the global seq_cst view (src/rt/rc11.c)? Events
+ * keep the order as two flags, so acq_rel counts too (more dependencies
+ * than needed, never fewer). */
+static bool rc11_sc(uint16_t kind, bool acq, bool rel)
+{
+    switch (kind) {
+    case RAVEL__OP_ATOMIC_LOAD:
+    case RAVEL__OP_ATOMIC_STORE:
+    case RAVEL__OP_ATOMIC_RMW:
+    case RAVEL__OP_ATOMIC_CAS:
+    case RAVEL__OP_FENCE:
+        return acq && rel;
+    default:
+        return false;
+    }
+}
 
 static void add(struct ravel__access *a, uint32_t obj, uint8_t cls)
 {
@@ -203,6 +222,10 @@ void ravel__event_access(const struct ravel__event *ev,
              (ev->flags & RAVEL__EV_BUFFERED) != 0,
              (ev->flags & RAVEL__EV_EPOLLED) != 0,
              (ev->flags & RAVEL__EV_TIMEDOUT) != 0, a);
+    if (RAVEL__UNLIKELY(ravel__depend_rc11) &&
+        rc11_sc(ev->kind, ev->flags & RAVEL__EV_ACQUIRE,
+                ev->flags & RAVEL__EV_RELEASE) && a->n < 2)
+        add(a, RAVEL__RC11_SC_OBJ, W);
 }
 
 void ravel__event_access_any(const struct ravel__event *ev,
@@ -215,6 +238,10 @@ void ravel__event_access_any(const struct ravel__event *ev,
                  ((ev->flags & RAVEL__EV_TIMEDOUT) ||
                   (ev->value2 & RAVEL__WAKE_TIMED)),
              a);
+    if (RAVEL__UNLIKELY(ravel__depend_rc11) &&
+        rc11_sc(ev->kind, ev->flags & RAVEL__EV_ACQUIRE,
+                ev->flags & RAVEL__EV_RELEASE) && a->n < 2)
+        add(a, RAVEL__RC11_SC_OBJ, W);
 }
 
 void ravel__op_access(const struct ravel__op *op, uint32_t t,
@@ -225,6 +252,11 @@ void ravel__op_access(const struct ravel__op *op, uint32_t t,
                  !ravel__op_drains(op),
              (op->arg & RAVEL__FD_EPOLLED) != 0,
              op->kind == RAVEL__OP_COND_WAKE && op->arg, a);
+    /* arg: the C11 memory order (acq_rel 4, seq_cst 5). */
+    if (RAVEL__UNLIKELY(ravel__depend_rc11) &&
+        rc11_sc(op->kind, op->arg == 4 || op->arg == 5,
+                op->arg == 4 || op->arg == 5) && a->n < 2)
+        add(a, RAVEL__RC11_SC_OBJ, W);
 }
 
 /* Dependency of two accesses whose objects are named by `obj` or `key`:

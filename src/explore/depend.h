@@ -117,6 +117,13 @@ enum ravel__acc_class {
  * the run follows --memory-model tso, so a pending relaxed or release
  * store goes to a store buffer and is dependent with nothing. */
 extern bool ravel__depend_tso;
+/* Likewise for --memory-model rc11 (src/rt/rc11.c): seq_cst (and, as
+ * the events cannot tell them apart, acq_rel) atomics and fences all
+ * read and update one global view, so they are all dependent: they
+ * access this pseudo-object (named after a thread slot no thread has)
+ * as WRITE. */
+extern bool ravel__depend_rc11;
+#define RAVEL__RC11_SC_OBJ RAVEL__THREAD_OBJ(RAVEL__MAX_THREADS)
 
 struct ravel__access {
     uint32_t obj[2];

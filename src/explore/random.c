@@ -82,8 +82,11 @@ static void random_finish(struct ravel__strategy *s)
                  "exhausted: the program has a single schedule");
     else
         snprintf(s->stats->guarantee, sizeof s->stats->guarantee,
-                 "random: %llu distinct trace%s seen, no coverage guarantee",
-                 (unsigned long long)r->traces.n, r->traces.n == 1 ? "" : "s");
+                 "random: %llu distinct %s%s seen, no coverage guarantee",
+                 (unsigned long long)r->traces.n,
+                 /* --memory-model rc11 counts graphs (traces.c) */
+                 ravel__depend_rc11 ? "execution graph" : "trace",
+                 r->traces.n == 1 ? "" : "s");
 }
 
 static void random_destroy(struct ravel__strategy *s)

@@ -106,6 +106,7 @@ struct sys {
     struct ravel__wseq v;
     bool multi;        /* this execution has blocks of several events */
     bool fingerprints; /* also count traces by fingerprint */
+    bool rc11; /* --memory-model rc11: "traces" are execution graphs */
     bool lanes_fp;     /* ... only because there are several lanes */
     uint32_t shard, shards; /* --shard (shards 0: not sharded) */
     bool units;             /* explore in work units (--shard, --checkpoint) */
@@ -2415,11 +2416,19 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                                   s);
     s->hb_valid = hb_ok == 0;
     s->hb_keep = 0;
+    /* --memory-model rc11: executions are counted by the fingerprint of
+     * their graph (reads-from and modification order, src/rt/rc11.c),
+     * which several traces and choices share. */
+    if (x->memory_model == RAVEL__MM_RC11) {
+        s->fingerprints = true;
+        s->rc11 = true;
+    }
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
                  s->fingerprints || s->multi;
     uint64_t fp = 0;
     if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
-        fp = ravel__hb_fingerprint(&s->hb, x);
+        fp = s->rc11 && x->graph_fp ? x->graph_fp
+                                    : ravel__hb_fingerprint(&s->hb, x);
 
     ravel__tree_lock(t);
     if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
@@ -2442,6 +2451,27 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         base->stats->complete = base->exhausted;
     }
     return more;
+}
+
+/* --memory-model rc11 counts execution graphs, not traces: says so in
+ * the guarantee (every " traces" becomes " execution graphs"). */
+static void rc11_words(char *g, size_t n)
+{
+    char out[sizeof ((struct ravel__explore_stats *)0)->guarantee];
+    size_t o = 0;
+    for (const char *p = g; *p && o + 1 < sizeof out;) {
+        if (!strncmp(p, " traces", 7)) {
+            int k = snprintf(out + o, sizeof out - o, " execution graphs");
+            o = k < 0 ? o : o + (size_t)k;
+            if (o >= sizeof out)
+                o = sizeof out - 1;
+            p += 7;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = 0;
+    snprintf(g, n, "%s", out);
 }
 
 static void sys_finish(struct ravel__strategy *base)
@@ -2527,6 +2557,8 @@ static void sys_finish(struct ravel__strategy *base)
                  st->traces, uf, uf == 1 ? "" : "s");
         st->complete = 0;
     }
+    if (ravel__depend_rc11 || s->rc11)
+        rc11_words(st->guarantee, sizeof st->guarantee);
     if (s->debug && s->wut_misses)
         dbg(s, "wakeup steps not replayable: %llu\n",
                 (unsigned long long)s->wut_misses);

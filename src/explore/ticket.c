@@ -421,8 +421,9 @@ static int parse_line(struct parser *ps, struct ravel__ticket *t,
             return perr(ps, "duplicate '%s'", "memory-model");
         if (word(ps, &t->memory_model, "memory model"))
             return -1;
-        if (strcmp(t->memory_model, "sc") && strcmp(t->memory_model, "tso"))
-            return perr(ps, "memory-model must be sc or tso", NULL);
+        if (strcmp(t->memory_model, "sc") && strcmp(t->memory_model, "tso") &&
+            strcmp(t->memory_model, "rc11"))
+            return perr(ps, "memory-model must be sc, tso or rc11", NULL);
     } else if (KEY("schedule")) {
         *seen |= F_SCHEDULE;
         if (parse_schedule(ps, t))

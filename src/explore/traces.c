@@ -37,6 +37,9 @@ bool ravel__traces_add_fingerprint(struct ravel__traces *t, uint64_t fp)
 bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x)
 {
     uint64_t fp;
+    /* --memory-model rc11: distinct execution graphs (src/rt/rc11.c). */
+    if (x->memory_model == RAVEL__MM_RC11 && x->graph_fp)
+        return ravel__traces_add_fingerprint(t, x->graph_fp);
     int rc = ravel__hbfp_fingerprint(&t->fp, x, &fp);
     if (rc > 0) {
         rc = ravel__hb_compute(&t->hb, x, 0, NULL, NULL);

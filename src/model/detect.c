@@ -256,6 +256,27 @@ static bool mo_release(int64_t mo)
     return mo == 3 || mo == 4 || mo == 5;
 }
 
+uint32_t ravel__det_obj_clock_get(struct ravel__detector *d, uint32_t o,
+                                  uint32_t *out)
+{
+    const uint32_t *l = clock_of(d, o, 0);
+    memcpy(out, l, sizeof(uint32_t) * d->width);
+    return d->width;
+}
+
+void ravel__det_obj_clock_set(struct ravel__detector *d, uint32_t o,
+                              const uint32_t *in, uint32_t n)
+{
+    uint32_t *l = clock_of(d, o, 0);
+    if (is_overflow(d, l))
+        return; /* shared: only ever joined into */
+    if (n > d->width)
+        n = d->width;
+    memcpy(l, in, sizeof(uint32_t) * n);
+    for (uint32_t i = n; i < d->width; i++)
+        l[i] = 0;
+}
+
 /* An atomic read of object o: acquire, or remember for a later fence. */
 static void atomic_read(struct ravel__detector *d, uint32_t t, uint32_t o,
                         int64_t mo)

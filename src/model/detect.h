@@ -174,6 +174,16 @@ void ravel__det_reset(struct ravel__detector *d, uint64_t addr,
 
 /* Does thread t's clock include thread u's epoch `clock` (u's event at
  * that epoch happens before t's next one)? For tests. */
+/* --memory-model rc11 (src/rt/rc11.c): a load may read an older store
+ * than the newest, and must synchronise with that store's release, not
+ * the newest one's. ravel__det_obj_clock_get copies object o's release
+ * clock (the one atomic loads of o acquire) into out and returns how many
+ * entries it copied (the detector's width, at most RAVEL__MAX_THREADS);
+ * ravel__det_obj_clock_set makes it the n entries of in (zero beyond). */
+uint32_t ravel__det_obj_clock_get(struct ravel__detector *d, uint32_t o,
+                                  uint32_t *out);
+void ravel__det_obj_clock_set(struct ravel__detector *d, uint32_t o,
+                              const uint32_t *in, uint32_t n);
 bool ravel__det_knows(const struct ravel__detector *d, uint32_t t,
                       uint32_t u, uint32_t clock);
 /* Thread t's current epoch. */

@@ -163,6 +163,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     x->spin_cut = 0;
     x->spin_wake = 0;
     x->nquiet = 0;
+    x->graph_fp = 0;
     memset(&x->failure, 0, sizeof x->failure);
 
     struct ravel__thread *main_th = &x->threads[0];

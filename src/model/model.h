@@ -61,6 +61,8 @@
 enum ravel__memory_model {
     RAVEL__MM_SC,  /* every access in one total order */
     RAVEL__MM_TSO, /* x86-TSO: FIFO store buffers (src/rt/tso.c) */
+    RAVEL__MM_RC11, /* RC11: reads-from and modification-order choices
+                       (src/rt/rc11.c) */
 };
 
 enum ravel__op_kind {
@@ -294,7 +296,11 @@ enum ravel__event_flag {
     RAVEL__EV_STALE = 2048,     /* a load that read memory while another
                                    thread's store to the location waited
                                    in its buffer (aux: that store's
-                                   event) */
+                                   event). --memory-model rc11: a load
+                                   that did not read the newest store in
+                                   modification order (aux: the store's
+                                   event, RAVEL__NONE the initial value;
+                                   value2: the newest store's event) */
     RAVEL__EV_DRAINS = 4096,    /* an operation that waited for its
                                    thread's store buffer to drain */
     /* Descriptor operations: done at end 1 of the channel (else end 0).
@@ -455,6 +461,12 @@ struct ravel__exec {
     uint64_t quiet_pc[RAVEL__QUIET_MAX], quiet_addr[RAVEL__QUIET_MAX];
     uint8_t memory_model; /* enum ravel__memory_model: set by the runtime
                              once, kept by ravel__exec_begin */
+    /* --memory-model rc11: the fingerprint of the execution graph
+     * (reads-from, modification order, order of each synchronisation
+     * object's operations, program data choices), set when the execution
+     * ends (src/rt/rc11.c); 0 otherwise. Strategies count distinct graphs
+     * by it instead of traces. */
+    uint64_t graph_fp;
     struct ravel__failure failure;
     struct ravel__race race; /* with failure kind data-race */
     /* Arrays laid out after the struct by ravel__exec_layout. */

@@ -64,6 +64,12 @@
  * kept in a register (`for (i = 0; i < 3; i++) if (load(&x)) ...`) is
  * the exception; docs/limits.md says so.
  *
+ * Under --memory-model rc11 a read may take an older store than the
+ * newest one (src/rt/rc11.c flags it stale): an iteration with such a
+ * read counts as one another thread wrote during, since the newer store
+ * is already there for the next iteration to read (cut under the
+ * systematic strategies, woken under random and PCT).
+ *
  * The window holds RAVEL__SPIN_WINDOW reads; a loop that reads more
  * locations per iteration than that is not recognised (and runs until
  * the step limit, as before).
@@ -105,6 +111,13 @@ static uint32_t by(const struct ravel__event *ev)
 static bool written_during(const struct ravel__exec *x, uint32_t t,
                            const struct ravel__thread *th)
 {
+    /* --memory-model rc11 (src/rt/rc11.c): a read that did not take the
+     * newest store could have taken a newer one, written already: the
+     * next iteration reads anew, as after a write. */
+    if (x->memory_model == RAVEL__MM_RC11)
+        for (uint32_t k = th->spin_from; k < th->spin_n; k++)
+            if (x->events[th->spin_win[k].event].flags & RAVEL__EV_STALE)
+                return true;
     for (uint32_t e = th->spin_win[th->spin_from].event + 1; e < x->nevents;
          e++) {
         const struct ravel__event *ev = &x->events[e];

@@ -1133,9 +1133,144 @@ static void code_loc(char *buf, size_t n, uint64_t pc)
  * see and why it could not: these are the steps sequential consistency
  * does not allow.
  */
+/* The memory order an atomic event's flags keep, in words. */
+static const char *order_word(const struct ravel__event *ev)
+{
+    uint16_t f = ev->flags & (RAVEL__EV_ACQUIRE | RAVEL__EV_RELEASE);
+    if (f == (RAVEL__EV_ACQUIRE | RAVEL__EV_RELEASE))
+        return "acq_rel or seq_cst";
+    return f == RAVEL__EV_ACQUIRE   ? "acquire"
+           : f == RAVEL__EV_RELEASE ? "release"
+                                    : "relaxed";
+}
+
+/* Does thread t make an acquire (or stronger) fence between events a and
+ * b? */
+static bool acquire_fence_between(const struct ravel__exec *x, uint32_t t,
+                                  uint32_t a, uint32_t b)
+{
+    for (uint32_t k = a + 1; k < b && k < x->nevents; k++)
+        if (x->events[k].thread == t && x->events[k].kind == RAVEL__OP_FENCE &&
+            (x->events[k].flags & RAVEL__EV_ACQUIRE))
+            return true;
+    return false;
+}
+
+static bool release_fence_between(const struct ravel__exec *x, uint32_t t,
+                                  uint32_t a, uint32_t b)
+{
+    for (uint32_t k = a + 1; k < b && k < x->nevents; k++)
+        if (x->events[k].thread == t && x->events[k].kind == RAVEL__OP_FENCE &&
+            (x->events[k].flags & RAVEL__EV_RELEASE))
+            return true;
+    return false;
+}
+
+/*
+ * --memory-model rc11: the loads that did not read the newest store of
+ * their location (src/rt/rc11.c flags them, with the store read and the
+ * newest one), each with why RC11 allows it. The reason named is the
+ * one the trace shows: an earlier load of the same thread that read a
+ * later store of the writer's thread but made no synchronisation (it or
+ * the store it read being relaxed); otherwise that nothing connects the
+ * two threads by happens-before.
+ */
+static void put_weak_rc11(struct ravel__strbuf *sb, const struct ravel__exec *x,
+                          const struct names *nm)
+{
+    uint32_t shown = 0, more = 0;
+    for (uint32_t i = 0; i < x->nevents; i++) {
+        const struct ravel__event *ld = &x->events[i];
+        if (ld->kind != RAVEL__OP_ATOMIC_LOAD ||
+            !(ld->flags & RAVEL__EV_STALE) || ld->value2 < 0 ||
+            (uint64_t)ld->value2 >= i)
+            continue;
+        if (shown == 8) {
+            more++;
+            continue;
+        }
+        uint32_t j = (uint32_t)ld->value2;
+        const struct ravel__event *nw = &x->events[j];
+        if (!shown++)
+            ravel__sb_add(sb, "Weak memory (RC11): loads that did not read "
+                              "the newest store to their location\n");
+        char lloc[300], nloc[300], what[400];
+        code_loc(lloc, sizeof lloc, ld->pc);
+        code_loc(nloc, sizeof nloc, nw->pc);
+        if (ld->aux < i) {
+            char rloc[300];
+            code_loc(rloc, sizeof rloc, x->events[ld->aux].pc);
+            snprintf(what, sizeof what,
+                     "thread %s's store of %lld at %s (step %u, %s)",
+                     thread_name(x, x->events[ld->aux].thread),
+                     (long long)x->events[ld->aux].value, rloc, ld->aux + 1,
+                     order_word(&x->events[ld->aux]));
+        } else {
+            snprintf(what, sizeof what, "the initial value");
+        }
+        ravel__sb_printf(
+            sb,
+            "  step %u: thread %s's load of %s at %s (%s) read %lld, from %s, "
+            "although thread %s's store of %lld at %s (step %u, %s) is "
+            "later in %s's modification order and was made before it. ",
+            i + 1, thread_name(x, ld->thread), obj_name(nm, ld->obj), lloc,
+            order_word(ld), (long long)ld->value, what,
+            thread_name(x, nw->thread), (long long)nw->value, nloc, j + 1,
+            order_word(nw), obj_name(nm, ld->obj));
+        /* An earlier load of this thread that read a later store of the
+         * newest store's thread, without synchronising. */
+        bool said = false;
+        for (uint32_t k = i; k-- > 0 && !said;) {
+            const struct ravel__event *e = &x->events[k];
+            if (e->thread != ld->thread || e->kind != RAVEL__OP_ATOMIC_LOAD ||
+                !(e->flags & RAVEL__EV_STALE ? e->aux < k : false))
+                continue;
+            const struct ravel__event *w = &x->events[e->aux];
+            if (w->thread != nw->thread || e->aux <= j)
+                continue;
+            char eloc[300], wloc[300];
+            code_loc(eloc, sizeof eloc, e->pc);
+            code_loc(wloc, sizeof wloc, w->pc);
+            bool acq = (e->flags & RAVEL__EV_ACQUIRE) ||
+                       acquire_fence_between(x, ld->thread, k, i);
+            bool rel = (w->flags & RAVEL__EV_RELEASE) ||
+                       release_fence_between(x, w->thread, j, e->aux);
+            if (!acq || !rel) {
+                ravel__sb_printf(
+                    sb,
+                    "RC11 allows it: the earlier load of %s at %s (step %u) "
+                    "read the store at %s (step %u), made after that store, "
+                    "but %s, so no synchronisation carried the store to "
+                    "this load.\n",
+                    obj_name(nm, e->obj), eloc, k + 1, wloc, e->aux + 1,
+                    !acq ? "that load is relaxed and no acquire fence "
+                           "follows it"
+                         : "the store it read is relaxed and no release "
+                           "fence precedes it");
+                said = true;
+            }
+        }
+        if (!said)
+            ravel__sb_add(sb,
+                          "RC11 allows it: no happens-before path (release/"
+                          "acquire synchronisation, seq_cst order, thread "
+                          "creation or join, a lock) leads from that store to "
+                          "the load, so the load may read any store of the "
+                          "location not older than what its thread had "
+                          "seen.\n");
+    }
+    if (more)
+        ravel__sb_printf(sb, "  ... and %u more such load%s\n", more,
+                         more == 1 ? "" : "s");
+}
+
 static void put_weak(struct ravel__strbuf *sb, const struct ravel__exec *x,
                      const struct names *nm)
 {
+    if (x->memory_model == RAVEL__MM_RC11) {
+        put_weak_rc11(sb, x, nm);
+        return;
+    }
     uint32_t shown = 0, more = 0;
     for (uint32_t i = 0; i < x->nevents; i++) {
         const struct ravel__event *ld = &x->events[i];

@@ -517,6 +517,36 @@ int64_t ravel__tso_load(struct ravel__worker *w, struct ravel__event *ev,
 void ravel__tso_flushed(struct ravel__exec *x, uint32_t p,
                         struct ravel__event *ev);
 
+/* RC11 (rc11.c, --memory-model rc11): every atomic access of a program
+ * thread goes through these once its event is logged; they make the
+ * reads-from and modification-order choices, keep the views, and write
+ * memory when a store is the last in modification order.
+ * ravel__rc11_load: the value (size bytes into out) the load reads.
+ * ravel__rc11_store: the store of val.
+ * ravel__rc11_rmw: a read-modify-write (expect NULL) or compare-exchange
+ * (expect: the expected bytes): copies the value read into old, and,
+ * when it writes, stores compute(old) right after it; returns whether
+ * it wrote. ravel__rc11_fence: a fence. ravel__rc11_sync: a logged
+ * synchronisation event (views travel along its edges).
+ * ravel__rc11_graph: the fingerprint of the ended execution's graph. */
+void ravel__rc11_load(struct ravel__worker *w, struct ravel__event *ev,
+                      const volatile void *a, unsigned size, int mo,
+                      void *out);
+void ravel__rc11_store(struct ravel__worker *w, struct ravel__event *ev,
+                       const volatile void *a, unsigned size, const void *val,
+                       int mo);
+bool ravel__rc11_rmw(struct ravel__worker *w, struct ravel__event *ev,
+                     const volatile void *a, unsigned size, int mo,
+                     const void *expect, void *old,
+                     void (*compute)(const void *old, void *new_, void *ctx),
+                     void *ctx);
+void ravel__rc11_fence(struct ravel__worker *w, int mo);
+/* After the race detector saw an rc11 store or read-modify-write: keeps
+ * the release clock it left with the store. */
+void ravel__rc11_raced(const struct ravel__event *ev);
+void ravel__rc11_sync(const struct ravel__event *ev);
+uint64_t ravel__rc11_graph(const struct ravel__exec *x);
+
 /* Atomic sections (section.c). ravel__section_enter: the calling thread
  * enters its outermost section; a scheduling point (SECTION), after which
  * the thread runs without preemption; returns again (after another step)
@@ -675,6 +705,11 @@ static inline bool ravel__op_is_atomic_access(uint16_t kind)
     return kind == RAVEL__OP_ATOMIC_LOAD || kind == RAVEL__OP_ATOMIC_STORE ||
            kind == RAVEL__OP_ATOMIC_RMW || kind == RAVEL__OP_ATOMIC_CAS;
 }
+/* --memory-model rc11: the release clock atomic loads of object o
+ * acquire, read and set (src/rt/rc11.c keeps one per store, so that a
+ * load synchronises with the store it read). */
+uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out);
+void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n);
 void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
                         int64_t mo, const volatile void *p, uint64_t size);
 /* A plain access by the calling controlled thread. */

@@ -377,6 +377,8 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
             ravel__spin_note(x, me, ev);
             if (ravel__race_on)
                 ravel__race_event(ev, arg);
+            if (RAVEL__UNLIKELY(x->memory_model == RAVEL__MM_RC11))
+                ravel__rc11_sync(ev);
         }
     }
     if (rc == RAVEL__APPLY_MISUSE) {

@@ -68,7 +68,7 @@ RAVEL__EXPORT int pthread_create(pthread_t *out, const pthread_attr_t *attr,
     uint64_t cap = ravel__rt.opt.max_threads;
     /* (A thread under --memory-model tso may take a store buffer's slot
      * too.) */
-    uint32_t need = ravel__rt.x->memory_model != RAVEL__MM_SC ? 2 : 1;
+    uint32_t need = ravel__rt.x->memory_model == RAVEL__MM_TSO ? 2 : 1;
     if ((cap && program_threads(ravel__rt.x) > cap) ||
         ravel__rt.x->nthreads + need > RAVEL__MAX_THREADS)
         ravel__stop_at_thread_cap(w, RAVEL__CALLER_PC);

@@ -26,7 +26,12 @@
  * is recorded in the event (argument `mo`) for happens-before analysis.
  * Under --memory-model tso a relaxed or release store goes to the
  * thread's store buffer instead, and a load reads memory overlaid with
- * the thread's own buffered stores (src/rt/tso.c).
+ * the thread's own buffered stores (src/rt/tso.c). Under --memory-model
+ * rc11 the model (src/rt/rc11.c) chooses which store a load or
+ * read-modify-write reads and where a store goes in modification order;
+ * a read-modify-write's new value is computed here from the value it
+ * chose (rmw_compute). Volatile accesses keep reading and writing memory
+ * (the newest store).
  */
 #include "../rt.h"
 
@@ -340,15 +345,59 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         int saved = errno;                                                     \
         struct ravel__event *ev = atomic_step(                                 \
             w, RAVEL__OP_ATOMIC_RMW, a, N / 8, mo, RAVEL__CALLER_PC);          \
-        T old = builtin(a, v, SC);                                             \
+        T old;                                                                 \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11)) {   \
+            struct rmw_ctx c = {(int64_t)v, sub};                              \
+            ravel__rc11_rmw(w, ev, a, N / 8, mo, NULL, &old, rmw_compute##N,   \
+                            &c);                                               \
+        } else {                                                               \
+            old = builtin(a, v, SC);                                           \
+        }                                                                      \
         ev->aux = sub;                                                         \
         ev->value = (int64_t)old;                                              \
         ev->value2 = (int64_t)(expr_new);                                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return old;                                                            \
     }
+
+/* --memory-model rc11 computes a read-modify-write's new value from the
+ * value the model chose for it to read (src/rt/rc11.c). */
+struct rmw_ctx {
+    int64_t v;
+    int sub;
+};
+
+#define RC11_COMPUTE(T, N)                                                     \
+    static void rmw_compute##N(const void *po, void *pn, void *ctx)           \
+    {                                                                          \
+        const struct rmw_ctx *c = ctx;                                         \
+        T old, v = (T)c->v, r;                                                 \
+        memcpy(&old, po, sizeof old);                                          \
+        switch (c->sub) {                                                      \
+        case RAVEL__RMW_XCHG: r = v; break;                                    \
+        case RAVEL__RMW_ADD: r = (T)(old + v); break;                          \
+        case RAVEL__RMW_SUB: r = (T)(old - v); break;                          \
+        case RAVEL__RMW_AND: r = (T)(old & v); break;                          \
+        case RAVEL__RMW_OR: r = (T)(old | v); break;                           \
+        case RAVEL__RMW_XOR: r = (T)(old ^ v); break;                          \
+        default: r = (T)~(old & v); break;                                     \
+        }                                                                      \
+        memcpy(pn, &r, sizeof r);                                              \
+    }                                                                          \
+    static void cas_compute##N(const void *po, void *pn, void *ctx)           \
+    {                                                                          \
+        (void)po;                                                              \
+        memcpy(pn, ctx, sizeof(T));                                            \
+    }
+RC11_COMPUTE(a8, 8)
+RC11_COMPUTE(a16, 16)
+RC11_COMPUTE(a32, 32)
+RC11_COMPUTE(a64, 64)
+RC11_COMPUTE(a128, 128)
 
 #define ATOMIC_HOOKS(T, N)                                                     \
     RAVEL__EXPORT T __tsan_atomic##N##_load(const volatile T *a, int mo)       \
@@ -362,6 +411,9 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         T v;                                                                   \
         if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_TSO))       \
             ravel__tso_load(w, ev, a, N / 8, &v);                              \
+        else if (RAVEL__UNLIKELY(ravel__rt.x->memory_model ==                  \
+                                 RAVEL__MM_RC11))                              \
+            ravel__rc11_load(w, ev, a, N / 8, mo, &v);                         \
         else                                                                   \
             v = __atomic_load_n(a, SC);                                        \
         ev->value = (int64_t)v;                                                \
@@ -382,10 +434,15 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
             w, RAVEL__OP_ATOMIC_STORE, a, N / 8, mo, RAVEL__CALLER_PC);        \
         if (RAVEL__UNLIKELY(ev->flags & RAVEL__EV_BUFFERED))                   \
             ravel__tso_store(w, ev, a, N / 8, &v, mo);                         \
+        else if (RAVEL__UNLIKELY(ravel__rt.x->memory_model ==                  \
+                                 RAVEL__MM_RC11))                              \
+            ravel__rc11_store(w, ev, a, N / 8, &v, mo);                        \
         else                                                                   \
             __atomic_store_n(a, v, SC);                                        \
         ev->value = (int64_t)v;                                                \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
     }                                                                          \
@@ -415,11 +472,18 @@ static struct ravel__event *atomic_step(struct ravel__worker *w,
         int saved = errno;                                                     \
         struct ravel__event *ev =                                              \
             atomic_step(w, RAVEL__OP_ATOMIC_CAS, a, N / 8, mo, pc);            \
-        *ok = __atomic_compare_exchange_n(a, &cur, desired, false, SC, SC);    \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            *ok = ravel__rc11_rmw(w, ev, a, N / 8, mo, &expected, &cur,        \
+                                  cas_compute##N, &desired);                   \
+        else                                                                   \
+            *ok = __atomic_compare_exchange_n(a, &cur, desired, false, SC,     \
+                                              SC);                             \
         ev->aux = *ok;                                                         \
         ev->value = (int64_t)cur;                                              \
         ev->value2 = (int64_t)(*ok ? desired : expected);                      \
         ravel__race_atomic(w, ev, mo, a, N / 8);                               \
+        if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))     \
+            ravel__rc11_raced(ev);                                             \
         ravel__spin_note(ravel__rt.x, w->slot, ev);                            \
         errno = saved;                                                         \
         return cur;                                                            \
@@ -470,6 +534,8 @@ RAVEL__EXPORT void __tsan_atomic_thread_fence(int mo)
     int saved = errno, rc;
     ravel__step(w, RAVEL__OP_FENCE, RAVEL__NONE, RAVEL__NONE, mo,
                 RAVEL__CALLER_PC, &rc);
+    if (RAVEL__UNLIKELY(ravel__rt.x->memory_model == RAVEL__MM_RC11))
+        ravel__rc11_fence(w, mo);
     __atomic_thread_fence(SC);
     errno = saved;
 }

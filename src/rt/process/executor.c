@@ -263,6 +263,9 @@ static void run_one(uint64_t number)
         ravel__program_exit(w, status, 0, true);
     }
     rt->executing = false;
+    /* --memory-model rc11: what the strategies count (src/rt/rc11.c). */
+    if (x->memory_model == RAVEL__MM_RC11)
+        x->graph_fp = ravel__rc11_graph(x);
     atomic_store(&rt->sh->in_execution, 0);
     ravel__backend->abandon_all();
     fflush(NULL);

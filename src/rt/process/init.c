@@ -415,13 +415,15 @@ static void setup(void)
             MAX_OBJECTS);
     /* The memory model (src/rt/tso.c): every execution's model follows
      * it, and DPOR's dependency knows what drains a store buffer. */
-    uint8_t mm = !strcmp(rt->opt.memory_model, "tso") ? RAVEL__MM_TSO
-                                                       : RAVEL__MM_SC;
+    uint8_t mm = !strcmp(rt->opt.memory_model, "tso")    ? RAVEL__MM_TSO
+                 : !strcmp(rt->opt.memory_model, "rc11") ? RAVEL__MM_RC11
+                                                         : RAVEL__MM_SC;
     for (uint32_t l = 0; l < lanes; l++)
         rt->lanes[l].x->memory_model = mm;
     if (rt->last_complete)
         rt->last_complete->memory_model = mm;
     ravel__depend_tso = mm == RAVEL__MM_TSO;
+    ravel__depend_rc11 = mm == RAVEL__MM_RC11;
     ravel__bug_context = bug_context;
     ravel__report_program_pc = ravel__pc_instrumented;
     ravel__modules_scan();

@@ -195,6 +195,17 @@ void ravel__race_init(void)
     }
 }
 
+uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out)
+{
+    return ravel__race_on ? ravel__det_obj_clock_get(det, o, out) : 0;
+}
+
+void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
+{
+    if (ravel__race_on)
+        ravel__det_obj_clock_set(det, o, in, n);
+}
+
 void ravel__race_begin(void)
 {
     if (ravel__race_on)
