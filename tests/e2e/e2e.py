@@ -21,7 +21,8 @@ Groups (one ctest test each; see tests/CMakeLists.txt):
                  locations, suppressions, bad suppression files, --no-races
     cc           ravel-cc builds with gcc and clang, and split compile+link
     written      programs as they are written: a thread pool of 4, 32 and 256
-                 workers, clocks, sleeps, timeouts, random sources
+                 workers, clocks, sleeps, timeouts, random sources, a
+                 library suite's long tests and socket tests
 """
 import argparse
 import json
