@@ -519,6 +519,12 @@ def group_written(args):
     check(q.returncode == 66 and "BUG (assertion)" in q.stderr and "(from 1)" in q.stderr
           and took < 60,
           "sockfill fill fail run directly: %d in %.1f s %s" % (q.returncode, took, q.stderr[-1500:]))
+    # A listener left open above a closed descriptor is closed between
+    # executions: every execution binds the same port again.
+    p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--jobs", "1", "--", sf, "leak"], cwd=work)
+    s = summary(p)
+    check(p.returncode == 0 and s.get("result") == "clean" and s.get("executions", 0) >= 2,
+          "sockfill leak: %d %s" % (p.returncode, p.stderr[-600:]))
     q = run([sf, "accept"], cwd=work, timeout=120, env={"RAVEL_OPTIONS": "executions=1"})
     check(q.returncode == 0 and q.stdout == "accepted 1\n" and q.stderr == "",
           "sockfill accept, its own run: %d %r %s" % (q.returncode, q.stdout, q.stderr[-1500:]))

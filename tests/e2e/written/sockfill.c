@@ -28,9 +28,22 @@
  *           finds the schedule where every poll times out first: the
  *           test does depend on timing.
  *
- * Expected, run directly: "fill ok" / "accepted 1" on stdout, exit 0
- * (accept: with RAVEL_OPTIONS=executions=1, its own run only). e2e group
- * "written".
+ *   leak    main opens a socket, then listens on a fixed loopback port
+ *           (from its pid, the same in every execution of a run) with
+ *           SO_REUSEADDR, closes the first socket and leaves the
+ *           listener open for the process's exit to close, as tests do;
+ *           two threads race on a counter so that there are several
+ *           executions. Between executions ravel closes what one left
+ *           open, but looked for leftovers only when the lowest free
+ *           descriptor was taken: here it is free (the first socket was
+ *           closed) and the listener above it stayed bound, so the next
+ *           execution's bind failed with EADDRINUSE (sc's server thread,
+ *           listening on port 11000 after an execution cut short during
+ *           an earlier test, failed that way).
+ *
+ * Expected, run directly: "fill ok" / "accepted 1" / "leak ok" on stdout,
+ * exit 0 (accept: with RAVEL_OPTIONS=executions=1, its own run only).
+ * e2e group "written".
  */
 #include <arpa/inet.h>
 #include <assert.h>
@@ -153,6 +166,44 @@ static int accept_test(void)
     return 0;
 }
 
+static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+static int count;
+
+static void *bump(void *arg)
+{
+    pthread_mutex_lock(&count_lock);
+    count++;
+    pthread_mutex_unlock(&count_lock);
+    return arg;
+}
+
+static int leak_test(void)
+{
+    int first = socket(AF_INET, SOCK_STREAM, 0);
+    int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    assert(first >= 0 && l > first);
+    setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons((unsigned short)(20000 + getpid() % 20000));
+    if (bind(l, (struct sockaddr *)&a, sizeof a) != 0) {
+        perror("leak: bind");
+        return 1;
+    }
+    int rc = listen(l, 4);
+    assert(rc == 0);
+    (void)rc;
+    close(first);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, bump, NULL);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    puts("leak ok");
+    return 0; /* l stays open until exit */
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "fill";
@@ -160,6 +211,8 @@ int main(int argc, char **argv)
         return fill_test(argc > 2 && !strcmp(argv[2], "fail"));
     if (!strcmp(mode, "accept"))
         return accept_test();
+    if (!strcmp(mode, "leak"))
+        return leak_test();
     fprintf(stderr, "sockfill: unknown mode %s\n", mode);
     return 2;
 }
