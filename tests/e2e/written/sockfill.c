@@ -37,9 +37,7 @@
  *           open, but looked for leftovers only when the lowest free
  *           descriptor was taken: here it is free (the first socket was
  *           closed) and the listener above it stayed bound, so the next
- *           execution's bind failed with EADDRINUSE (sc's server thread,
- *           listening on port 11000 after an execution cut short during
- *           an earlier test, failed that way).
+ *           execution's bind failed with EADDRINUSE.
  *
  * Expected, run directly: "fill ok" / "accepted 1" / "leak ok" on stdout,
  * exit 0 (accept: with RAVEL_OPTIONS=executions=1, its own run only).
