@@ -482,6 +482,20 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
             ravel__tree_wnode_free(t, step);
         } else {
             p = default_choice(current, avail);
+            /* A timed wait that would time out now waits, natively, for
+             * its delay, while the others run on: a new branch lets them
+             * (8 threads polling a listening socket for 2 s, started just
+             * before main connects, each accept one connection rather
+             * than all time out). The timeouts stay enabled, and DPOR
+             * reverses them with the steps they race with, as any. */
+            if (ravel__op_times_out(x, p)) {
+                uint64_t rest = 0;
+                for (uint64_t m = avail & ~bit(p); m; m &= m - 1)
+                    if (!ravel__op_times_out(x, lowest(m)))
+                        rest |= bit(lowest(m));
+                if (rest)
+                    p = default_choice(current, rest);
+            }
         }
         if (s->mode == MODE_DFS) {
             nd->backtrack = 0;

@@ -451,6 +451,39 @@ bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
     }
 }
 
+bool ravel__op_times_out(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    const struct ravel__op *op = &th->pending;
+    const struct ravel__object *o;
+    switch (op->kind) {
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_POLL:
+    case RAVEL__OP_FD_POLL_ALL:
+        return (op->arg & RAVEL__FD_TIMED) && !th->fd_ready;
+    case RAVEL__OP_MUTEX_TIMEDLOCK:
+        return !mutex_available(x, op->obj, t);
+    case RAVEL__OP_COND_WAKE:
+        return op->arg && !th->cond_signaled;
+    case RAVEL__OP_SEM_TIMEDWAIT:
+        return x->objects[op->obj].value <= 0;
+    case RAVEL__OP_RW_TIMEDRDLOCK:
+        return x->objects[op->obj].owner != RAVEL__NONE;
+    case RAVEL__OP_RW_TIMEDWRLOCK:
+        o = &x->objects[op->obj];
+        return o->owner != RAVEL__NONE || o->readers;
+    case RAVEL__OP_TIMEDJOIN: {
+        const struct ravel__thread *tg = &x->threads[op->obj];
+        return op->obj != t && !tg->detached && !tg->joined &&
+               tg->state != RAVEL__T_FINISHED;
+    }
+    default:
+        return false;
+    }
+}
+
 void ravel__section_done(struct ravel__exec *x, uint32_t obj)
 {
     x->objects[obj].generation++;

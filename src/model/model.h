@@ -502,6 +502,11 @@ uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr);
 
 /* Is thread t's pending operation enabled (would not block)? */
 bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t);
+/* Would thread t's pending operation, enabled, be a timed wait that times
+ * out (its resource not available now)? The systematic strategies' first
+ * choice prefers another thread, as a real timeout comes only after its
+ * delay (src/explore/systematic.c). */
+bool ravel__op_times_out(const struct ravel__exec *x, uint32_t t);
 /* Fills out[] with the enabled live threads in creation order; returns
  * how many. out must hold nthreads entries. */
 uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);

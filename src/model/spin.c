@@ -136,11 +136,30 @@ static bool pending_read(uint16_t kind)
            kind == RAVEL__OP_ATOMIC_RMW || kind == RAVEL__OP_PLAIN_READ;
 }
 
+/* Does the instruction of read spin_win[i] read another location in the
+ * iteration spin_win[k..n) too? */
+static bool moves_within(const struct ravel__thread *th, uint32_t k,
+                         uint32_t i)
+{
+    for (uint32_t j = k; j < th->spin_n; j++)
+        if (th->spin_win[j].site == th->spin_win[i].site &&
+            th->spin_win[j].obj != th->spin_win[i].obj)
+            return true;
+    return false;
+}
+
 /* Is the iteration spin_win[k..n) one whose repetition proves nothing
  * new under the one-iteration rule: no read in it also wrote the
  * thread's state (a failed compare-exchange updates the expected value,
- * so the next attempt differs), and no instruction in it read another
- * location the time before (a walk along a list)? */
+ * so the next attempt differs), and it is not a walk along a list still
+ * under way: an instruction that read another location before the
+ * iteration and reads several in it (the walk entered a cycle after a
+ * start, and may not have come back to where its state repeats). An
+ * instruction that read other locations before but reads one location
+ * throughout the iteration has settled: `for (j = 0; j < n; j++) while
+ * (flag[j]) {}` at -O0, one load instruction whose index lives on the
+ * stack, waits on flag[1] after flag[0] like the unrolled loops of -O2
+ * (GenMC's lamport count). */
 static bool plain_iteration(const struct ravel__thread *th, uint32_t k)
 {
     for (uint32_t i = k; i < th->spin_n; i++) {
@@ -149,7 +168,7 @@ static bool plain_iteration(const struct ravel__thread *th, uint32_t k)
             return false;
         for (uint32_t j = 0; j < k; j++)
             if (th->spin_win[j].site == r->site &&
-                th->spin_win[j].obj != r->obj)
+                th->spin_win[j].obj != r->obj && moves_within(th, k, i))
                 return false;
     }
     return true;

@@ -217,6 +217,72 @@ static bool moved(const struct ravel__event *ev)
            ev->value > 0;
 }
 
+/*
+ * Which writes a read took its units from. Each stream's writes take
+ * consecutive, growing ranges of units in the order of their events, so
+ * the writes a read overlaps are found by a binary search among that
+ * stream's writes. A trace or view of a long execution asks this of
+ * every read (a test that fills a loopback socket 7 bytes per send and
+ * drains it a byte per read makes millions of each): they build the
+ * index once (ravel__report_flow_index), and a call without it scans
+ * every earlier event.
+ */
+struct flow_index {
+    const struct ravel__exec *x;
+    uint32_t nevents;
+    uint32_t *w; /* moved writes by (object, stream, event) */
+    uint32_t n;
+};
+static _Thread_local struct flow_index flow_idx;
+
+static uint64_t flow_key(const struct ravel__exec *x, uint32_t i)
+{
+    const struct ravel__event *ev = &x->events[i];
+    return ((uint64_t)ev->obj << 1) | ev_stream(x, ev);
+}
+
+static const struct ravel__exec *flow_sort_x;
+
+static int flow_cmp(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    uint64_t ki = flow_key(flow_sort_x, i), kj = flow_key(flow_sort_x, j);
+    if (ki != kj)
+        return ki < kj ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+static bool flow_write(const struct ravel__exec *x, uint32_t i)
+{
+    const struct ravel__event *ev = &x->events[i];
+    return ev->kind == RAVEL__OP_FD_WRITE && ev->obj < x->nobjects &&
+           moved(ev);
+}
+
+void ravel__report_flow_index(const struct ravel__exec *x)
+{
+    ravel__report_flow_release();
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < x->nevents; i++)
+        n += flow_write(x, i);
+    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return; /* calls scan, as without an index */
+    n = 0;
+    for (uint32_t i = 0; i < x->nevents; i++)
+        if (flow_write(x, i))
+            w[n++] = i;
+    flow_sort_x = x; /* reports are made by one thread at a time */
+    qsort(w, n, sizeof *w, flow_cmp);
+    flow_idx = (struct flow_index){x, x->nevents, w, n};
+}
+
+void ravel__report_flow_release(void)
+{
+    free(flow_idx.w);
+    flow_idx = (struct flow_index){0};
+}
+
 uint32_t ravel__report_flow(const struct ravel__exec *x, uint32_t e,
                             uint32_t *out, uint32_t max)
 {
@@ -226,6 +292,32 @@ uint32_t ravel__report_flow(const struct ravel__exec *x, uint32_t e,
     unsigned s = ev_stream(x, r);
     uint64_t lo = (uint64_t)r->value2, hi = lo + (uint64_t)r->value;
     uint32_t k = 0;
+    if (flow_idx.w && flow_idx.x == x && flow_idx.nevents == x->nevents) {
+        const uint32_t *w = flow_idx.w;
+        uint64_t key = ((uint64_t)r->obj << 1) | s;
+        /* The first write of the stream that ends after lo. */
+        uint32_t a = 0, b = flow_idx.n;
+        while (a < b) {
+            uint32_t m = a + (b - a) / 2;
+            const struct ravel__event *wv = &x->events[w[m]];
+            uint64_t km = flow_key(x, w[m]);
+            if (km < key || (km == key && (uint64_t)wv->value2 +
+                                                  (uint64_t)wv->value <=
+                                              lo))
+                a = m + 1;
+            else
+                b = m;
+        }
+        for (; a < flow_idx.n && k < max && w[a] < e &&
+               flow_key(x, w[a]) == key;
+             a++) {
+            const struct ravel__event *wv = &x->events[w[a]];
+            if ((uint64_t)wv->value2 >= hi)
+                break;
+            out[k++] = w[a];
+        }
+        return k;
+    }
     for (uint32_t i = 0; i < e && k < max; i++) {
         const struct ravel__event *wv = &x->events[i];
         if (wv->kind != RAVEL__OP_FD_WRITE || wv->obj != r->obj ||
@@ -755,6 +847,7 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
     struct names nm;
     names_build(&nm, x);
     uint32_t nev = x->nevents;
+    ravel__report_flow_index(x);
     /* Fold repeated blocks of steps (spin loops, a producer and consumer
      * passing the same lock back and forth); the last step, where the
      * execution ended, is never folded away. */
@@ -775,6 +868,7 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
     struct row *rows = malloc(((size_t)nev + 1) * sizeof *rows);
     uint32_t nrows = 0;
     if (!rows) {
+        ravel__report_flow_release();
         free(folds);
         free(nm.n);
         return;
@@ -872,6 +966,7 @@ void ravel__report_trace(struct ravel__strbuf *sb, const struct ravel__exec *x,
     ravel__sb_addc(sb, '\n');
     put_weak(sb, x, &nm);
     locs_free(&locs);
+    ravel__report_flow_release();
     free(rows);
     free(folds);
     free(nm.n);

@@ -46,6 +46,11 @@ uint32_t ravel__report_preemptions(const struct ravel__exec *x);
  * max of them into out[]; returns how many (0 for any other event). */
 uint32_t ravel__report_flow(const struct ravel__exec *x, uint32_t e,
                             uint32_t *out, uint32_t max);
+/* Indexes x's writes so that ravel__report_flow answers in logarithmic
+ * time until the release (without: a scan of every earlier event). The
+ * index belongs to the calling thread; x must not change meanwhile. */
+void ravel__report_flow_index(const struct ravel__exec *x);
+void ravel__report_flow_release(void);
 
 /*
  * Repeated blocks in a sequence of steps: a block of `period` steps

@@ -295,6 +295,7 @@ static bool build(struct view *v, const struct ravel__exec *x)
     v->item_of = malloc((w ? w : 1) * sizeof *v->item_of);
     if (!v->steps || !v->item_of)
         return false;
+    ravel__report_flow_index(x); /* the steps' texts and the data arrows */
     ravel__report_steps(x, v->from, v->n, on_step, v);
     struct ravel__arrow *a;
     int64_t na = ravel__graph_arrows(x, v->n, &a);
@@ -334,6 +335,7 @@ static bool build(struct view *v, const struct ravel__exec *x)
             a[m++] = (struct ravel__arrow){src[j], i, RAVEL__ARROW_DATA};
         }
     }
+    ravel__report_flow_release();
     v->arrows = a;
     v->narrows = m;
 

@@ -611,6 +611,9 @@ FILE *ravel__devrandom_fopen(const char *path, const char *mode,
 
 /* Starts an execution with no controlled descriptor and no waiter. */
 void ravel__fd_begin(void);
+/* Did the execution that ran last (until the next ravel__fd_begin) create
+ * a controlled descriptor? process/reset.c then closes every stray one. */
+bool ravel__fd_opened(void);
 /* Before a choice (sched.c): tests the readiness of every thread's
  * pending descriptor operation that may have changed (zero-timeout polls,
  * only after some descriptor call ran) into its fd_ready. Not a

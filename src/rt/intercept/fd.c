@@ -131,6 +131,11 @@ static bool any_waited; /* waits[] has entries to clear */
  * have changed only then. */
 static uint64_t fd_gen = 1;
 
+bool ravel__fd_opened(void)
+{
+    return fds_high > 0;
+}
+
 void ravel__fd_begin(void)
 {
     memset(fds, 0, sizeof fds[0] * (size_t)fds_high);

@@ -300,7 +300,10 @@ void ravel__reset_restore(void)
     /* Streams first (flushing them), then stray descriptors. */
     while (nfiles)
         REAL(fclose)(files[--nfiles]);
-    bool full = fds_changed();
+    /* An execution that made sockets or pipes may leave one open above
+     * a lower one it closed (a listening socket still bound to its port
+     * would make the next execution's bind fail): scan. */
+    bool full = fds_changed() || ravel__fd_opened();
     if (full)
         each_fd(close_if_new);
     if (stdin_fd >= 0 && (full || ravel__changed_stdio))
