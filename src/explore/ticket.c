@@ -598,8 +598,11 @@ int ravel__ticket_parse(const char *text, size_t len, struct ravel__ticket *t,
         ravel__ticket_free(t);
         return -1;
     }
+    /* A choice's step is the number of steps made before it: a program
+     * may choose after its last step (ravel_choose, then a failed
+     * assertion), so nsteps itself is a place for one. */
     for (uint32_t i = 0; i < t->nvchoices; i++) {
-        if (t->vchoices[i].step >= t->nsteps) {
+        if (t->vchoices[i].step > t->nsteps) {
             snprintf(err, errlen, "data choice at step %u is past the end of "
                      "the schedule", t->vchoices[i].step + 1);
             ravel__ticket_free(t);

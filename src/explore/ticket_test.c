@@ -79,6 +79,28 @@ CHECK_TEST(format_then_parse_is_identity)
     ravel__sb_free(&b);
 }
 
+/* A data choice after the last step (ravel_choose, then a failure with
+ * no scheduling point between) is at step nsteps: accepted; one later is
+ * not. */
+CHECK_TEST(choice_after_the_last_step)
+{
+    char text[2048];
+    const char *p = strstr(good, "5:3:2");
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    snprintf(text, sizeof text, "%.*s7:3:2%s", (int)(p - good), good, p + 5);
+    struct ravel__ticket t;
+    char err[256] = "";
+    CHECK_EQ(parse(text, &t, err), 0);
+    CHECK_EQ(t.nsteps, 7);
+    CHECK_EQ(t.vchoices[1].step, 7);
+    ravel__ticket_free(&t);
+    snprintf(text, sizeof text, "%.*s8:3:2%s", (int)(p - good), good, p + 5);
+    CHECK_EQ(parse(text, &t, err), -1);
+    CHECK(strstr(err, "past the end") != NULL);
+}
+
 /* Replaces the first occurrence of `from` in good[] by `to`, parses, and
  * checks the error mentions `want`. */
 static void rejects(const char *from, const char *to, const char *want)
@@ -212,5 +234,5 @@ int main(void)
     return CHECK_RUN(parses_every_field, format_then_parse_is_identity,
                      rejects_malformed_tickets, rejects_binary_and_empty_input,
                      accepts_crlf_line_ends, thread_names,
-                     memory_model_line);
+                     memory_model_line, choice_after_the_last_step);
 }
