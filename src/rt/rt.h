@@ -654,6 +654,11 @@ extern bool ravel__race_on;
 /* The running thread is alone: nothing it accesses now can race, so plain
  * accesses are not checked (race.c says when). */
 extern bool ravel__race_alone;
+/* The detector (NULL while detection is off) and the number of promoted
+ * variables' granules: the access hooks read them for their inline
+ * check (intercept/tsan.c). */
+extern struct ravel__detector *ravel__race_det;
+extern uint32_t ravel__race_nploc;
 /* Sets up the detector (executor start) and starts an execution. */
 void ravel__race_init(void);
 void ravel__race_begin(void);

@@ -30,6 +30,7 @@
  */
 #include "../rt.h"
 
+#include "../../model/detect.h"
 #include "../../model/spin.h"
 
 #include <errno.h>
@@ -120,8 +121,20 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
             th->side_writes++;
     } else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
         ravel__quiet_read(w, a, pc); /* src/rt/race/plain_spin.c */
-    if (ravel__race_on && !ravel__race_alone)
+    if (ravel__race_on && !ravel__race_alone) {
+        /* The inline check: most accesses of a loop find their own
+         * earlier access of this epoch covering them, and then there is
+         * nothing to check or record (detect.h). Not when the thread is
+         * in an ignore section or accesses may be promoted to steps:
+         * ravel__race_access decides those. */
+        if (RAVEL__LIKELY(!th->ignore &&
+                          !(ravel__rt.common->npromoted |
+                            ravel__race_nploc)) &&
+            ravel__det_nothing_new(ravel__race_det, w->slot,
+                                   (uint64_t)(uintptr_t)a, size, write))
+            return;
         ravel__race_access(w, a, size, write, pc);
+    }
 }
 
 static struct ravel__event *atomic_step(struct ravel__worker *w,
