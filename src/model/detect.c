@@ -638,53 +638,50 @@ granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t ga
     }
     if (own >= 0 && (!write || !(others & mask)))
         return false;
-    bool raced = false;
-    if (others & mask) {
-        for (unsigned i = 0; i < CELLS && !raced; i++) {
-            const struct ravel__det_pcell *c = &g->c[i];
-            if (!(c->mask & mask) || c->tid == t)
-                continue;
-            if (!write && !(c->flags & RAVEL__DET_WRITE))
-                continue;
-            if (atomic && (c->flags & RAVEL__DET_ATOMIC))
-                continue;
-            if (ordered(d, t, c))
-                continue;
-            raced = true;
-            if (report) {
-                const struct origin *o = &d->org[c->origin];
-                struct ravel__det_cell full = {c->clock, c->tid, c->mask,
-                                               c->flags, o->stack, 0,
-                                               o->pc};
-                hit->prev = full;
-                hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(c->mask);
-                hit->prev_size = (uint32_t)__builtin_popcount(c->mask);
-            }
-        }
-    }
     if (*origin == NO_ORIGIN)
         *origin = origin_of(d, pc, stack);
     uint32_t org = *origin;
-    /* Forget what this access supersedes. A write supersedes every
-     * earlier access to its bytes (anything racing with them raced with
-     * it or was reported); a read supersedes reads that happen before it
-     * (a later write racing with those races with this one too). Then
-     * record it, in a cell of the same thread, epoch, kind and origin if
-     * there is one (a loop over an array's elements fills one cell per
-     * granule), else in a free cell, else over the oldest read. */
+    const uint32_t *clk = d->hot.thr[t].c;
+    /*
+     * One pass over the cells. First the check: the first cell (in
+     * order) of another thread, overlapping, not ordered before this
+     * access, where one of the two writes and not both are atomic, is
+     * the race. Then forget what this access supersedes: a write
+     * supersedes every earlier access to its bytes (anything racing with
+     * them raced with it or was reported); a read supersedes reads that
+     * happen before it (a later write racing with those races with this
+     * one too); an atomic access only atomic ones (a plain access races
+     * with more). Then note where to record it: in a cell of the same
+     * thread, epoch, kind and origin if there is one (a loop over an
+     * array's elements fills one cell per granule), else in a free cell,
+     * else over the oldest read. (Each cell's check reads it before its
+     * own masks change, so this is the same as three passes.)
+     */
+    bool raced = false;
     int free_slot = -1, oldest_read = -1, same = -1;
     for (unsigned i = 0; i < CELLS; i++) {
         struct ravel__det_pcell *c = &g->c[i];
-        /* (An atomic access supersedes only atomic ones: a plain access
-         * races with more.) */
-        if ((c->mask & mask) &&
-            (!atomic || (c->flags & RAVEL__DET_ATOMIC))) {
-            bool drop = write || (!(c->flags & RAVEL__DET_WRITE) &&
-                                  (c->tid == t || ordered(d, t, c)));
-            if (drop)
-                c->mask &= (uint8_t)~mask;
+        uint8_t cm = c->mask;
+        if (cm & mask) {
+            bool cw = c->flags & RAVEL__DET_WRITE;
+            bool ca = c->flags & RAVEL__DET_ATOMIC;
+            bool before = c->tid == t || c->clock <= clk[c->tid];
+            if (!raced && !before && (write || cw) && !(atomic && ca)) {
+                raced = true;
+                if (report) {
+                    const struct origin *o = &d->org[c->origin];
+                    struct ravel__det_cell full = {c->clock, c->tid, cm,
+                                                   c->flags, o->stack, 0,
+                                                   o->pc};
+                    hit->prev = full;
+                    hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(cm);
+                    hit->prev_size = (uint32_t)__builtin_popcount(cm);
+                }
+            }
+            if ((!atomic || ca) && (write || (!cw && before)))
+                c->mask = cm = (uint8_t)(cm & ~mask);
         }
-        if (!c->mask) {
+        if (!cm) {
             if (free_slot < 0)
                 free_slot = (int)i;
         } else if (c->tid == t && c->clock == epoch && c->flags == flags &&

@@ -129,10 +129,12 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
          * ravel__race_access decides those. */
         if (RAVEL__LIKELY(!th->ignore &&
                           !(ravel__rt.common->npromoted |
-                            ravel__race_nploc)) &&
-            ravel__det_nothing_new(ravel__race_det, w->slot,
-                                   (uint64_t)(uintptr_t)a, size, write))
+                            ravel__race_nploc))) {
+            if (!ravel__det_nothing_new(ravel__race_det, w->slot,
+                                        (uint64_t)(uintptr_t)a, size, write))
+                ravel__race_plain(w, a, size, write, pc);
             return;
+        }
         ravel__race_access(w, a, size, write, pc);
     }
 }
