@@ -54,8 +54,9 @@
  * keep the clocks released into them.
  *
  * Shadow memory. Memory is shadowed in 8-byte granules. A granule holds
- * up to three *cells*: (thread, epoch, byte mask, read/write/free, pc,
- * stack). For every byte, the cells covering it are the last write and
+ * up to three *cells*: (thread, epoch, byte mask, read/write/free,
+ * origin), the origin being the access's (pc, stack) interned as one
+ * 32-bit number, so a cell is 12 bytes. For every byte, the cells covering it are the last write and
  * the reads since then that are not ordered with each other (FastTrack's
  * read set), so an access checks only those, and partial overlaps (two
  * ints sharing a granule, an unaligned access straddling two) are exact.
@@ -65,7 +66,12 @@
  * a two-level table on the address and allocated on first touch:
  *
  *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
- *     granule (80 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *     granule (40 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *
+ * with a 16-entry direct-mapped cache of leaves in front. The layout is
+ * in this header (below) for one reason: the access hooks' inline check,
+ * ravel__det_nothing_new, which settles most of a loop's accesses
+ * without a call.
  *
  * Forgetting. Nothing is cleared between executions: every granule
  * carries a stamp, and a granule whose stamp is older than the execution
@@ -180,7 +186,8 @@ struct ravel__det_hot {
  * origin lookup and no write. Only accesses of 1 to 8 bytes within one
  * granule whose leaf is in the lookup cache; false otherwise.
  */
-static inline bool ravel__det_nothing_new(const struct ravel__detector *d,
+static inline __attribute__((always_inline)) bool
+ravel__det_nothing_new(const struct ravel__detector *d,
                                           uint32_t t, uint64_t addr,
                                           uint64_t size, bool write)
 {
@@ -202,6 +209,15 @@ static inline bool ravel__det_nothing_new(const struct ravel__detector *d,
         return false; /* stale: the full access clears it */
     uint32_t epoch = h->thr[t].c[t];
     uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
+    if (!write) { /* a read: any covering cell of its own settles it */
+        for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
+            const struct ravel__det_pcell *c = &g->c[i];
+            if (c->clock == epoch && c->tid == t &&
+                (c->mask & mask) == mask && !(c->flags & RAVEL__DET_ATOMIC))
+                return true;
+        }
+        return false;
+    }
     uint8_t others = 0;
     bool own = false;
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
@@ -269,6 +285,15 @@ void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
 bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint8_t flags, uint64_t pc,
                        uint32_t stack, struct ravel__det_hit *hit);
+
+/* The same for a plain read or write, the kind fixed (the access hooks'
+ * entry points: a little faster than the general one). */
+bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                     uint64_t size, uint64_t pc, uint32_t stack,
+                     struct ravel__det_hit *hit);
+bool ravel__det_write(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                      uint64_t size, uint64_t pc, uint32_t stack,
+                      struct ravel__det_hit *hit);
 
 /* Forgets every access to [addr, addr+size): the memory is new (a heap
  * block just allocated, a stack given to a new thread). */

@@ -679,11 +679,14 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
 /* A plain access by the calling controlled thread. */
 void ravel__race_access(struct ravel__worker *w, const void *p,
                         uint64_t size, bool write, uint64_t pc);
-/* The same, from the access hooks once they checked what
- * ravel__race_access checks first: detection on, the thread not alone,
- * not in an ignore section, no promoted location. */
-void ravel__race_plain(struct ravel__worker *w, const void *p,
-                       uint64_t size, bool write, uint64_t pc);
+/* The access hooks call the detector themselves (ravel__det_read/write)
+ * once they checked what ravel__race_access checks first (detection on,
+ * the thread not alone, not in an ignore section, no promoted location);
+ * this reports the race it found. */
+struct ravel__det_hit;
+void ravel__race_plain_race(struct ravel__worker *w, const void *p,
+                            uint64_t size, bool write, uint64_t pc,
+                            const struct ravel__det_hit *hit);
 /* free() or a moving realloc() of block p by the calling thread. */
 void ravel__race_free(const void *p, uint64_t pc);
 /* Memory handed out afresh: its earlier accesses are forgotten. */

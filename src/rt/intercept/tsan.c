@@ -105,7 +105,8 @@ RAVEL__EXPORT void __tsan_ignore_thread_end(void)
 
 /* ---- plain accesses -------------------------------------------------- */
 
-static inline void plain_access(const void *a, uint64_t size, bool write,
+static inline __attribute__((always_inline)) void
+plain_access(const void *a, uint64_t size, bool write,
                                 uint64_t pc)
 {
     struct ravel__worker *w = ravel__controlled();
@@ -130,9 +131,17 @@ static inline void plain_access(const void *a, uint64_t size, bool write,
         if (RAVEL__LIKELY(!th->ignore &&
                           !(ravel__rt.common->npromoted |
                             ravel__race_nploc))) {
-            if (!ravel__det_nothing_new(ravel__race_det, w->slot,
-                                        (uint64_t)(uintptr_t)a, size, write))
-                ravel__race_plain(w, a, size, write, pc);
+            uint64_t addr = (uint64_t)(uintptr_t)a;
+            if (ravel__det_nothing_new(ravel__race_det, w->slot, addr, size,
+                                       write))
+                return;
+            struct ravel__det_hit hit;
+            if (RAVEL__UNLIKELY(
+                    write ? ravel__det_write(ravel__race_det, w->slot, addr,
+                                             size, pc, th->stack_id, &hit)
+                          : ravel__det_read(ravel__race_det, w->slot, addr,
+                                            size, pc, th->stack_id, &hit)))
+                ravel__race_plain_race(w, a, size, write, pc, &hit);
             return;
         }
         ravel__race_access(w, a, size, write, pc);

@@ -411,16 +411,12 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
         on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
 }
 
-void ravel__race_plain(struct ravel__worker *w, const void *p, uint64_t size,
-                       bool write, uint64_t pc)
+void ravel__race_plain_race(struct ravel__worker *w, const void *p,
+                            uint64_t size, bool write, uint64_t pc,
+                            const struct ravel__det_hit *hit)
 {
-    struct ravel__det_hit hit;
-    uint8_t flags = write ? RAVEL__DET_WRITE : 0;
-    uint32_t stack = ravel__rt.x->threads[w->slot].stack_id;
-    if (RAVEL__UNLIKELY(ravel__det_access(ravel__race_det, w->slot,
-                                          (uint64_t)(uintptr_t)p, size,
-                                          flags, pc, stack, &hit)))
-        on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
+    on_race(w, (uint64_t)(uintptr_t)p, size,
+            write ? RAVEL__DET_WRITE : 0, pc, hit);
 }
 
 void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
