@@ -15,6 +15,14 @@
  *                                     and checked by the data-race
  *                                     detector (race.c)
  *
+ * The plain-access hooks are the hottest code in ravel (a loop over an
+ * array calls one per element), so they do their work inline: count the
+ * access, and - unless the thread runs alone (nothing can race with it
+ * then) - test on the shadow itself whether the thread's own access of
+ * this epoch already covers the bytes (ravel__det_nothing_new), which
+ * settles most of a loop's accesses without a call. Only then do they
+ * call the detector, for a read or a write (ravel__det_read/write).
+ *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
  * built by either links. While ravel does not control the calling thread
