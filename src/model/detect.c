@@ -35,8 +35,9 @@
  *     through the cache;
  *   - leaves are found through a 16-entry direct-mapped cache before
  *     the two-level table;
- *   - the common "nothing to do" case is tested inline in the access
- *     hooks (ravel__det_nothing_new, detect.h), without a call;
+ *   - the common "nothing to do" case is tested by the access hooks
+ *     (ravel__det_nothing_new, inlined from detect.h), before any call
+ *     into the detector;
  *   - otherwise one pass over the three cells checks, forgets and picks
  *     the cell to record in, with the kind of a plain read or write a
  *     compile-time constant (ravel__det_read, ravel__det_write, which

@@ -71,7 +71,7 @@
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline check,
  * ravel__det_nothing_new, which settles most of a loop's accesses
- * without a call.
+ * without a call into the detector.
  *
  * Forgetting. Nothing is cleared between executions: every granule
  * carries a stamp, and a granule whose stamp is older than the execution
@@ -181,9 +181,9 @@ struct ravel__det_hot {
  * adds nothing to the history (anything racing with it races with that
  * one at the same point of the thread's history). It reads the shadow
  * only, so calling the full access after a false answer gives the same
- * result as calling it alone: this is the hooks' inline fast path (a
- * loop's second and later touches of an element), with no call, no
- * origin lookup and no write. Only accesses of 1 to 8 bytes within one
+ * result as calling it alone: this is the hooks' fast path (a loop's
+ * second and later touches of an element), with no call into the
+ * detector, no origin lookup and no write. Only accesses of 1 to 8 bytes within one
  * granule whose leaf is in the lookup cache; false otherwise.
  */
 static inline __attribute__((always_inline)) bool
