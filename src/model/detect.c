@@ -23,17 +23,40 @@
  * The shadow's tables and leaves, the clocks and the arena come from the
  * provider given to ravel__det_new, once; nothing is ever unmapped (the
  * detector lives as long as the executor process).
+ *
+ * The access path is where the time goes (every plain access of the
+ * program comes here), so it is built for the cache and for few
+ * instructions:
+ *   - a cell is 12 bytes: the access's pc and stack id are interned as
+ *     one origin (a hash table for the life of the process, behind a
+ *     direct-mapped cache keyed by the pair), looked up only when a cell
+ *     is written; a granule is 40 bytes, half what it was with the pc
+ *     and stack inline, so a loop over an array moves half the shadow
+ *     through the cache;
+ *   - leaves are found through a 16-entry direct-mapped cache before
+ *     the two-level table;
+ *   - the common "nothing to do" case is tested by the access hooks
+ *     (ravel__det_nothing_new, inlined from detect.h), before any call
+ *     into the detector;
+ *   - otherwise one pass over the three cells checks, forgets and picks
+ *     the cell to record in, with the kind of a plain read or write a
+ *     compile-time constant (ravel__det_read, ravel__det_write, which
+ *     the hooks call directly).
+ * None of it changes a result: the cells hold the same accesses as
+ * before, and the inline test answers "nothing to do" only where the
+ * full check does nothing.
  */
 #include "detect.h"
 
 #include <string.h>
 
 #define W RAVEL__MAX_THREADS
-#define CELLS 3
-#define LEAF_BITS 16 /* a leaf shadows 64 KiB */
-#define LEAF_GRANULES (1u << (LEAF_BITS - 3))
-#define PAGE_BITS 12 /* reset granularity for large ranges */
-#define LEAF_PAGES (1u << (LEAF_BITS - PAGE_BITS))
+#define CELLS RAVEL__DET_CELLS
+#define LEAF_BITS RAVEL__DET_LEAF_BITS
+#define LEAF_GRANULES RAVEL__DET_LEAF_GRANULES
+#define PAGE_BITS RAVEL__DET_PAGE_BITS
+#define LEAF_PAGES RAVEL__DET_LEAF_PAGES
+#define LEAF_CACHE RAVEL__DET_LEAF_CACHE
 #define TOP_BITS 16 /* address bits 47..32 */
 #define MID_BITS 16 /* address bits 31..16 */
 /* Clocks in the object arena (two per object: 2,048 objects). The objects
@@ -43,37 +66,45 @@
  * them, never invent one (see clock_of). */
 #define ARENA_CLOCKS 4096
 
-struct granule {
-    uint32_t stamp; /* d->gen when last written; older: empty */
+_Static_assert(sizeof(struct ravel__det_granule) == 40, "a granule is 40 bytes");
+
+/* Origins: every distinct (pc, stack) pair a cell recorded, for the life
+ * of the process (like the runtime's stack depot: test programs have far
+ * fewer access sites and call paths). Origin 0 is (0, 0), also what a
+ * full table answers: a report then lacks the earlier access's location,
+ * and cells of different sites may merge (neither can invent a race). */
+#define ORIGINS (1u << 22)
+#define ORIGIN_HASH (ORIGINS * 2)
+#define ORIGIN_CACHE 4096
+
+struct origin {
+    uint64_t pc;
+    uint32_t stack;
     uint32_t pad;
-    struct ravel__det_cell c[CELLS];
 };
 
-struct leaf {
-    uint32_t page_stamp[LEAF_PAGES]; /* reset of a whole 4 KiB page */
-    struct granule g[LEAF_GRANULES];
+/* Direct-mapped cache in front of the hash table: an access site's
+ * origin is found with two compares (a zeroed entry is origin 0). */
+struct origin_cached {
+    uint64_t pc;
+    uint32_t stack;
+    uint32_t id;
 };
 
 struct mid {
-    struct leaf *leaf[1u << MID_BITS];
-};
-
-struct thread_clocks {
-    uint32_t c[W], acq[W], rel[W];
-    uint32_t barrier_slot; /* clock slot of the barrier round it is in */
+    struct ravel__det_leaf *leaf[1u << MID_BITS];
 };
 
 struct ravel__detector {
+    struct ravel__det_hot hot; /* first: what the inline check reads */
     struct ravel__det_mem mem;
     size_t mapped;
     uint32_t gen;        /* grows at every execution start and reset */
-    uint32_t exec_start; /* gen when the execution began */
     uint32_t width;      /* threads created in this execution */
     uint32_t high;       /* the largest width of any execution so far:
                             no clock entry at or above it was ever set */
     uint32_t max_objects;
     struct mid **top;            /* 1 << TOP_BITS entries */
-    struct thread_clocks *thr;   /* W entries */
     uint32_t *obj_stamp;         /* per object: exec_start when its clocks
                                     were allocated */
     uint32_t *obj_clock;         /* per object: arena index of slot 0 */
@@ -83,11 +114,13 @@ struct ravel__detector {
                                     objects the arena has no room for */
     uint32_t overflow_stamp;     /* exec_start when they were cleared */
     uint32_t atomic_clock[W];    /* released by atomic sections */
-    struct leaf *last_leaf;      /* one-entry cache of leaf lookups */
-    uint64_t last_leaf_addr;
     /* Every leaf, for the (rare) wrap of the stamp counter. */
-    struct leaf **leaves;
+    struct ravel__det_leaf **leaves;
     uint32_t nleaves, cap_leaves;
+    struct origin *org;         /* ORIGINS entries; 0 is (0, 0) */
+    uint32_t *org_hash;         /* ORIGIN_HASH: origin id, 0 empty */
+    uint32_t norg;
+    struct origin_cached *oc;   /* ORIGIN_CACHE entries */
 };
 
 static void *map(struct ravel__detector *d, size_t bytes)
@@ -108,15 +141,19 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->mapped = sizeof *d;
     d->max_objects = max_objects;
     d->top = map(d, sizeof(struct mid *) << TOP_BITS);
-    d->thr = map(d, sizeof(struct thread_clocks) * W);
+    d->hot.thr = map(d, sizeof(struct ravel__det_thread_clocks) * W);
     d->obj_stamp = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->obj_clock = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->arena = map(d, sizeof(uint32_t) * W * ARENA_CLOCKS);
     d->overflow = map(d, sizeof(uint32_t) * W * 2);
     d->cap_leaves = 1u << 16;
-    d->leaves = map(d, sizeof(struct leaf *) * d->cap_leaves);
-    if (!d->top || !d->thr || !d->obj_stamp || !d->obj_clock || !d->arena ||
-        !d->overflow || !d->leaves)
+    d->leaves = map(d, sizeof(struct ravel__det_leaf *) * d->cap_leaves);
+    d->org = map(d, sizeof(struct origin) * ORIGINS);
+    d->org_hash = map(d, sizeof(uint32_t) * ORIGIN_HASH);
+    d->oc = map(d, sizeof(struct origin_cached) * ORIGIN_CACHE);
+    d->norg = 1;
+    if (!d->top || !d->hot.thr || !d->obj_stamp || !d->obj_clock || !d->arena ||
+        !d->overflow || !d->leaves || !d->org || !d->org_hash || !d->oc)
         return NULL;
     return d;
 }
@@ -159,14 +196,14 @@ static void clock_join(const struct ravel__detector *d, uint32_t *into,
 
 void ravel__det_begin(struct ravel__detector *d)
 {
-    d->exec_start = next_gen(d);
+    d->hot.exec_start = next_gen(d);
     d->arena_used = 0;
     uint32_t old = d->width;
     d->width = 1;
     if (!d->high)
         d->high = 1;
     /* Thread 0's clocks, and the section clock, over the old width. */
-    struct thread_clocks *t0 = &d->thr[0];
+    struct ravel__det_thread_clocks *t0 = &d->hot.thr[0];
     memset(t0->c, 0, sizeof(uint32_t) * (old ? old : 1));
     memset(t0->acq, 0, sizeof(uint32_t) * (old ? old : 1));
     memset(t0->rel, 0, sizeof(uint32_t) * (old ? old : 1));
@@ -176,13 +213,13 @@ void ravel__det_begin(struct ravel__detector *d)
 
 uint32_t ravel__det_epoch(const struct ravel__detector *d, uint32_t t)
 {
-    return d->thr[t].c[t];
+    return d->hot.thr[t].c[t];
 }
 
 bool ravel__det_knows(const struct ravel__detector *d, uint32_t t,
                       uint32_t u, uint32_t clock)
 {
-    return clock <= d->thr[t].c[u];
+    return clock <= d->hot.thr[t].c[u];
 }
 
 /* Object o's clock in `slot` (0 or 1), allocated (zero) on its first use
@@ -197,19 +234,19 @@ static uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
                           uint32_t slot)
 {
     if (o >= d->max_objects ||
-        (d->obj_stamp[o] != d->exec_start &&
+        (d->obj_stamp[o] != d->hot.exec_start &&
          d->arena_used + 2 > ARENA_CLOCKS)) {
-        if (d->overflow_stamp != d->exec_start) {
+        if (d->overflow_stamp != d->hot.exec_start) {
             clock_clear(d, d->overflow);
             clock_clear(d, d->overflow + W);
-            d->overflow_stamp = d->exec_start;
+            d->overflow_stamp = d->hot.exec_start;
         }
         return d->overflow + (size_t)slot * W;
     }
-    if (d->obj_stamp[o] != d->exec_start) {
+    if (d->obj_stamp[o] != d->hot.exec_start) {
         d->obj_clock[o] = d->arena_used;
         d->arena_used += 2;
-        d->obj_stamp[o] = d->exec_start;
+        d->obj_stamp[o] = d->hot.exec_start;
         clock_clear(d, d->arena + (size_t)d->obj_clock[o] * W);
         clock_clear(d, d->arena + (size_t)(d->obj_clock[o] + 1) * W);
     }
@@ -227,12 +264,12 @@ static void release(struct ravel__detector *d, uint32_t t, uint32_t o,
 {
     uint32_t *l = clock_of(d, o, slot);
     if (l)
-        clock_join(d, l, d->thr[t].c);
+        clock_join(d, l, d->hot.thr[t].c);
 }
 
 static void tick(struct ravel__detector *d, uint32_t t)
 {
-    d->thr[t].c[t]++;
+    d->hot.thr[t].c[t]++;
 }
 
 /* t acquires what was released into object o. */
@@ -241,7 +278,7 @@ static void acquire(struct ravel__detector *d, uint32_t t, uint32_t o,
 {
     uint32_t *l = clock_of(d, o, slot);
     if (l)
-        clock_join(d, d->thr[t].c, l);
+        clock_join(d, d->hot.thr[t].c, l);
 }
 
 static bool mo_acquire(int64_t mo)
@@ -284,7 +321,7 @@ static void atomic_read(struct ravel__detector *d, uint32_t t, uint32_t o,
     uint32_t *l = clock_of(d, o, 0);
     if (!l)
         return;
-    clock_join(d, mo_acquire(mo) ? d->thr[t].c : d->thr[t].acq, l);
+    clock_join(d, mo_acquire(mo) ? d->hot.thr[t].c : d->hot.thr[t].acq, l);
 }
 
 /* An atomic write of object o. A release store starts a new release
@@ -296,7 +333,7 @@ static void atomic_write(struct ravel__detector *d, uint32_t t, uint32_t o,
     uint32_t *l = clock_of(d, o, 0);
     if (!l)
         return;
-    struct thread_clocks *tc = &d->thr[t];
+    struct ravel__det_thread_clocks *tc = &d->hot.thr[t];
     if (mo_release(mo)) {
         if (!rmw && !is_overflow(d, l))
             clock_clear(d, l);
@@ -320,17 +357,17 @@ static void barrier_arrive(struct ravel__detector *d,
     uint32_t round = serial ? o->generation - 1 : o->generation;
     uint32_t slot = round & 1;
     uint32_t *l = clock_of(d, ev->obj, slot);
-    d->thr[t].barrier_slot = slot;
+    d->hot.thr[t].barrier_slot = slot;
     if (!l)
         return;
     if (((serial && o->limit <= 1) || (!serial && o->value == 1)) &&
         !is_overflow(d, l))
         clock_clear(d, l);
-    clock_join(d, l, d->thr[t].c);
+    clock_join(d, l, d->hot.thr[t].c);
     /* The last arrival (serial) does not wait to leave: everyone else has
      * arrived, so it acquires the round now. */
     if (serial)
-        clock_join(d, d->thr[t].c, l);
+        clock_join(d, d->hot.thr[t].c, l);
     tick(d, t);
 }
 
@@ -344,7 +381,7 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
                       const struct ravel__event *ev, int64_t arg)
 {
     uint32_t t = ev->thread;
-    struct thread_clocks *tc = &d->thr[t];
+    struct ravel__det_thread_clocks *tc = &d->hot.thr[t];
     switch (ev->kind) {
     case RAVEL__OP_CREATE: {
         uint32_t c = ev->aux;
@@ -352,7 +389,7 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
             return;
         if (c + 1 > d->width)
             d->width = c + 1;
-        struct thread_clocks *cc = &d->thr[c];
+        struct ravel__det_thread_clocks *cc = &d->hot.thr[c];
         if (d->width > d->high)
             d->high = d->width;
         clock_clear(d, cc->c);
@@ -369,7 +406,7 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
         /* A finished thread's clock no longer changes. */
         if (!failed(ev) && ev->aux < d->width &&
             x->threads[ev->aux].state == RAVEL__T_FINISHED)
-            clock_join(d, tc->c, d->thr[ev->aux].c);
+            clock_join(d, tc->c, d->hot.thr[ev->aux].c);
         return;
 
     case RAVEL__OP_MUTEX_LOCK:
@@ -495,16 +532,16 @@ void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
                                bool begin)
 {
     if (begin) {
-        clock_join(d, d->thr[t].c, d->atomic_clock);
+        clock_join(d, d->hot.thr[t].c, d->atomic_clock);
     } else {
-        clock_join(d, d->atomic_clock, d->thr[t].c);
+        clock_join(d, d->atomic_clock, d->hot.thr[t].c);
         tick(d, t);
     }
 }
 
 /* ---- shadow ------------------------------------------------------------ */
 
-static __attribute__((noinline)) struct leaf *
+static __attribute__((noinline)) struct ravel__det_leaf *
 leaf_lookup(struct ravel__detector *d, uint64_t addr, bool create)
 {
     uint64_t base = addr >> LEAF_BITS;
@@ -518,7 +555,7 @@ leaf_lookup(struct ravel__detector *d, uint64_t addr, bool create)
         if (!m)
             return NULL;
     }
-    struct leaf *l = m->leaf[mi];
+    struct ravel__det_leaf *l = m->leaf[mi];
     if (!l) {
         if (!create || d->nleaves >= d->cap_leaves)
             return NULL;
@@ -527,40 +564,100 @@ leaf_lookup(struct ravel__detector *d, uint64_t addr, bool create)
             return NULL;
         d->leaves[d->nleaves++] = l;
     }
-    d->last_leaf = l;
-    d->last_leaf_addr = base;
+    struct ravel__det_leaf_cached *e = &d->hot.leaf[base & (LEAF_CACHE - 1)];
+    e->base = base;
+    e->leaf = l;
     return l;
 }
 
-static inline struct leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
+static inline struct ravel__det_leaf *leaf_get(struct ravel__detector *d, uint64_t addr,
                                     bool create)
 {
-    if (RAVEL__LIKELY(d->last_leaf &&
-                      d->last_leaf_addr == addr >> LEAF_BITS))
-        return d->last_leaf;
+    const struct ravel__det_leaf_cached *e =
+        &d->hot.leaf[(addr >> LEAF_BITS) & (LEAF_CACHE - 1)];
+    if (RAVEL__LIKELY(e->leaf && e->base == addr >> LEAF_BITS))
+        return e->leaf;
     return leaf_lookup(d, addr, create);
+}
+
+/* ---- origins ----------------------------------------------------------- */
+
+#define NO_ORIGIN UINT32_MAX /* not looked up yet */
+
+static inline uint64_t origin_mix(uint64_t pc, uint32_t stack)
+{
+    uint64_t x = pc ^ ((uint64_t)stack << 40) ^ stack;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static __attribute__((noinline)) uint32_t
+origin_intern(struct ravel__detector *d, uint64_t pc, uint32_t stack)
+{
+    if (pc == 0 && stack == 0)
+        return 0;
+    uint64_t h = origin_mix(pc, stack);
+    for (uint32_t i = (uint32_t)h & (ORIGIN_HASH - 1);;
+         i = (i + 1) & (ORIGIN_HASH - 1)) {
+        uint32_t e = d->org_hash[i];
+        if (e == 0) {
+            if (d->norg >= ORIGINS)
+                return 0; /* full: unknown origin */
+            uint32_t n = d->norg++;
+            d->org[n].pc = pc;
+            d->org[n].stack = stack;
+            d->org_hash[i] = n;
+            return n;
+        }
+        if (d->org[e].pc == pc && d->org[e].stack == stack)
+            return e;
+    }
+}
+
+/* The origin id of (pc, stack). */
+static inline uint32_t origin_of(struct ravel__detector *d, uint64_t pc,
+                                 uint32_t stack)
+{
+    struct origin_cached *c =
+        &d->oc[(pc ^ (pc >> 11) ^ (stack * 0x9e3779b1u)) &
+               (ORIGIN_CACHE - 1)];
+    if (RAVEL__LIKELY(c->pc == pc && c->stack == stack))
+        return c->id;
+    uint32_t id = origin_intern(d, pc, stack);
+    c->pc = pc;
+    c->stack = stack;
+    c->id = id;
+    return id;
 }
 
 /* Does the cell's access happen before thread t's current point? */
 static inline bool ordered(const struct ravel__detector *d, uint32_t t,
-                           const struct ravel__det_cell *c)
+                           const struct ravel__det_pcell *c)
 {
-    return c->clock <= d->thr[t].c[c->tid];
+    return c->clock <= d->hot.thr[t].c[c->tid];
 }
 
-/* Checks and records one access within one granule. */
-static inline __attribute__((always_inline)) bool granule_access(struct ravel__detector *d, struct leaf *l,
-                           uint64_t gaddr, uint32_t t, uint8_t mask,
-                           uint8_t flags, uint64_t pc, uint32_t stack,
-                           struct ravel__det_hit *hit, bool report)
+/*
+ * Checks and records one access within one granule. The common cases
+ * leave early: the granule holds an access of this thread in this epoch
+ * that covers the bytes (a loop's second touch of an element), before
+ * any origin is looked up.
+ */
+static inline __attribute__((always_inline)) bool
+granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t gaddr,
+               uint32_t t, uint8_t mask, uint8_t flags, uint64_t pc,
+               uint32_t stack, uint32_t *origin, struct ravel__det_hit *hit,
+               bool report)
 {
     uint32_t gi = (uint32_t)((gaddr >> 3) & (LEAF_GRANULES - 1));
-    struct granule *g = &l->g[gi];
-    uint32_t epoch = d->thr[t].c[t];
+    struct ravel__det_granule *g = &l->g[gi];
+    uint32_t epoch = d->hot.thr[t].c[t];
     bool write = flags & RAVEL__DET_WRITE;
     bool atomic = flags & RAVEL__DET_ATOMIC;
     uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
-    if (g->stamp < d->exec_start || g->stamp < pstamp) {
+    if (g->stamp < d->hot.exec_start || g->stamp < pstamp) {
         g->c[0].mask = g->c[1].mask = g->c[2].mask = 0;
         g->stamp = d->gen;
     }
@@ -572,7 +669,7 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
     uint8_t others = 0;
     int own = -1;
     for (unsigned i = 0; i < CELLS; i++) {
-        const struct ravel__det_cell *c = &g->c[i];
+        const struct ravel__det_pcell *c = &g->c[i];
         if (!(c->mask & mask))
             continue;
         if (c->tid != t)
@@ -584,51 +681,54 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
     }
     if (own >= 0 && (!write || !(others & mask)))
         return false;
+    if (*origin == NO_ORIGIN)
+        *origin = origin_of(d, pc, stack);
+    uint32_t org = *origin;
+    const uint32_t *clk = d->hot.thr[t].c;
+    /*
+     * One pass over the cells. First the check: the first cell (in
+     * order) of another thread, overlapping, not ordered before this
+     * access, where one of the two writes and not both are atomic, is
+     * the race. Then forget what this access supersedes: a write
+     * supersedes every earlier access to its bytes (anything racing with
+     * them raced with it or was reported); a read supersedes reads that
+     * happen before it (a later write racing with those races with this
+     * one too); an atomic access only atomic ones (a plain access races
+     * with more). Then note where to record it: in a cell of the same
+     * thread, epoch, kind and origin if there is one (a loop over an
+     * array's elements fills one cell per granule), else in a free cell,
+     * else over the oldest read. (Each cell's check reads it before its
+     * own masks change, so this is the same as three passes.)
+     */
     bool raced = false;
-    if (others & mask) {
-        for (unsigned i = 0; i < CELLS && !raced; i++) {
-            const struct ravel__det_cell *c = &g->c[i];
-            if (!(c->mask & mask) || c->tid == t)
-                continue;
-            if (!write && !(c->flags & RAVEL__DET_WRITE))
-                continue;
-            if (atomic && (c->flags & RAVEL__DET_ATOMIC))
-                continue;
-            if (ordered(d, t, c))
-                continue;
-            raced = true;
-            if (report) {
-                hit->prev = *c;
-                hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(c->mask);
-                hit->prev_size = (uint32_t)__builtin_popcount(c->mask);
-            }
-        }
-    }
-    /* Forget what this access supersedes. A write supersedes every
-     * earlier access to its bytes (anything racing with them raced with
-     * it or was reported); a read supersedes reads that happen before it
-     * (a later write racing with those races with this one too). Then
-     * record it, in a cell of the same thread, epoch, kind and code
-     * location if there is one (a loop over an array's elements fills
-     * one cell per granule), else in a free cell, else over the oldest
-     * read. */
     int free_slot = -1, oldest_read = -1, same = -1;
     for (unsigned i = 0; i < CELLS; i++) {
-        struct ravel__det_cell *c = &g->c[i];
-        /* (An atomic access supersedes only atomic ones: a plain access
-         * races with more.) */
-        if ((c->mask & mask) &&
-            (!atomic || (c->flags & RAVEL__DET_ATOMIC))) {
-            bool drop = write || (!(c->flags & RAVEL__DET_WRITE) &&
-                                  (c->tid == t || ordered(d, t, c)));
-            if (drop)
-                c->mask &= (uint8_t)~mask;
+        struct ravel__det_pcell *c = &g->c[i];
+        uint8_t cm = c->mask;
+        if (cm & mask) {
+            bool cw = c->flags & RAVEL__DET_WRITE;
+            bool ca = c->flags & RAVEL__DET_ATOMIC;
+            bool before = c->tid == t || c->clock <= clk[c->tid];
+            if (!raced && !before && (write || cw) && !(atomic && ca)) {
+                raced = true;
+                if (report) {
+                    const struct origin *o = &d->org[c->origin];
+                    struct ravel__det_cell full = {c->clock, c->tid, cm,
+                                                   c->flags, o->stack, 0,
+                                                   o->pc};
+                    hit->prev = full;
+                    hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(cm);
+                    hit->prev_size = (uint32_t)__builtin_popcount(cm);
+                }
+            }
+            if ((!atomic || ca) && (write || (!cw && before)))
+                c->mask = cm = (uint8_t)(cm & ~mask);
         }
-        if (!c->mask) {
+        if (!cm) {
             if (free_slot < 0)
                 free_slot = (int)i;
         } else if (c->tid == t && c->clock == epoch && c->flags == flags &&
-                   c->pc == pc && c->stack == stack) {
+                   c->origin == org) {
             same = (int)i;
         } else if (!(c->flags & RAVEL__DET_WRITE) &&
                    (oldest_read < 0 ||
@@ -644,33 +744,79 @@ static inline __attribute__((always_inline)) bool granule_access(struct ravel__d
         int slot = free_slot >= 0 ? free_slot
                    : oldest_read >= 0 ? oldest_read
                                       : 0;
-        struct ravel__det_cell n = {epoch, (uint16_t)t, mask, flags,
-                                    stack, 0, pc};
+        struct ravel__det_pcell n = {epoch, org, (uint16_t)t, mask, flags};
         g->c[slot] = n;
     }
     g->stamp = d->gen;
     return raced;
 }
 
+/* A plain read or write (`flags` a constant: the compiler folds the
+ * kind's tests away) of 1 to 8 bytes within one granule. */
+static inline __attribute__((always_inline)) bool
+plain_one(struct ravel__detector *d, uint32_t t, uint64_t addr,
+          uint64_t size, uint8_t flags, uint64_t pc, uint32_t stack,
+          struct ravel__det_hit *hit)
+{
+    uint32_t origin = NO_ORIGIN;
+    struct ravel__det_leaf *l = leaf_get(d, addr, true);
+    if (RAVEL__UNLIKELY(!l))
+        return false; /* out of memory: not checked */
+    uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
+    return granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
+                          stack, &origin, hit, true);
+}
+
+bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                     uint64_t size, uint64_t pc, uint32_t stack,
+                     struct ravel__det_hit *hit)
+{
+    if (RAVEL__LIKELY(size - 1 < 8 && (addr & 7) + size <= 8))
+        return plain_one(d, t, addr, size, 0, pc, stack, hit);
+    return ravel__det_access(d, t, addr, size, 0, pc, stack, hit);
+}
+
+bool ravel__det_write(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                      uint64_t size, uint64_t pc, uint32_t stack,
+                      struct ravel__det_hit *hit)
+{
+    if (RAVEL__LIKELY(size - 1 < 8 && (addr & 7) + size <= 8))
+        return plain_one(d, t, addr, size, RAVEL__DET_WRITE, pc, stack,
+                         hit);
+    return ravel__det_access(d, t, addr, size, RAVEL__DET_WRITE, pc, stack,
+                             hit);
+}
+
 bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint8_t flags, uint64_t pc,
                        uint32_t stack, struct ravel__det_hit *hit)
 {
+    uint32_t origin = NO_ORIGIN;
+    /* Most accesses: 1 to 8 bytes within one granule. */
+    uint64_t off = addr & 7;
+    if (RAVEL__LIKELY(size - 1 < 8 && off + size <= 8)) {
+        struct ravel__det_leaf *l = leaf_get(d, addr, true);
+        if (RAVEL__UNLIKELY(!l))
+            return false; /* out of memory: not checked */
+        uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
+        return granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
+                              stack, &origin, hit, true);
+    }
     bool raced = false;
     uint64_t end = addr + size;
     if (end < addr)
         end = UINT64_MAX;
     while (addr < end) {
-        uint64_t off = addr & 7;
+        off = addr & 7;
         uint64_t n = 8 - off;
         if (n > end - addr)
             n = end - addr;
         uint8_t mask = (uint8_t)(((1u << n) - 1) << off);
-        struct leaf *l = leaf_get(d, addr, true);
+        struct ravel__det_leaf *l = leaf_get(d, addr, true);
         if (!l)
             return raced; /* out of memory: not checked */
         if (granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
-                           stack, hit, !raced))
+                           stack, &origin, hit, !raced))
             raced = true;
         addr += n;
     }
@@ -715,7 +861,7 @@ void ravel__det_reset(struct ravel__detector *d, uint64_t addr,
             continue;
         }
         uint64_t leaf_end = (addr | ((1ull << LEAF_BITS) - 1)) + 1;
-        struct leaf *l = m->leaf[(addr >> LEAF_BITS) & ((1u << MID_BITS) - 1)];
+        struct ravel__det_leaf *l = m->leaf[(addr >> LEAF_BITS) & ((1u << MID_BITS) - 1)];
         uint64_t stop = end < leaf_end || leaf_end == 0 ? end : leaf_end;
         if (!l) {
             addr = stop;

@@ -54,8 +54,9 @@
  * keep the clocks released into them.
  *
  * Shadow memory. Memory is shadowed in 8-byte granules. A granule holds
- * up to three *cells*: (thread, epoch, byte mask, read/write/free, pc,
- * stack). For every byte, the cells covering it are the last write and
+ * up to three *cells*: (thread, epoch, byte mask, read/write/free,
+ * origin), the origin being the access's (pc, stack) interned as one
+ * 32-bit number, so a cell is 12 bytes. For every byte, the cells covering it are the last write and
  * the reads since then that are not ordered with each other (FastTrack's
  * read set), so an access checks only those, and partial overlaps (two
  * ints sharing a granule, an unaligned access straddling two) are exact.
@@ -65,7 +66,12 @@
  * a two-level table on the address and allocated on first touch:
  *
  *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
- *     granule (80 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *     granule (40 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *
+ * with a 16-entry direct-mapped cache of leaves in front. The layout is
+ * in this header (below) for one reason: the access hooks' inline check,
+ * ravel__det_nothing_new, which settles most of a loop's accesses
+ * without a call into the detector.
  *
  * Forgetting. Nothing is cleared between executions: every granule
  * carries a stamp, and a granule whose stamp is older than the execution
@@ -114,6 +120,119 @@ struct ravel__det_mem {
 };
 
 struct ravel__detector;
+
+/* ---- the shadow's layout, for the inline check below ------------------ */
+
+#define RAVEL__DET_CELLS 3
+#define RAVEL__DET_LEAF_BITS 16 /* a leaf shadows 64 KiB */
+#define RAVEL__DET_LEAF_GRANULES (1u << (RAVEL__DET_LEAF_BITS - 3))
+#define RAVEL__DET_PAGE_BITS 12 /* reset granularity for large ranges */
+#define RAVEL__DET_LEAF_PAGES (1u << (RAVEL__DET_LEAF_BITS - \
+                                      RAVEL__DET_PAGE_BITS))
+#define RAVEL__DET_LEAF_CACHE 16 /* direct-mapped cache of leaf lookups */
+
+/* A remembered access, packed in 12 bytes: the code location and stack
+ * are interned together as one `origin` (detect.c), so a granule is 40
+ * bytes - half what it was with them inline, so half the memory traffic
+ * of a loop over an array, and mostly one cache line for a scattered
+ * access. */
+struct ravel__det_pcell {
+    uint32_t clock;  /* the thread's epoch when it accessed */
+    uint32_t origin; /* (pc, stack), interned */
+    uint16_t tid;    /* model thread index */
+    uint8_t mask;    /* bytes of the granule it covers (0: empty cell) */
+    uint8_t flags;   /* RAVEL__DET_* */
+};
+
+struct ravel__det_granule {
+    uint32_t stamp; /* generation when last written; older: empty */
+    struct ravel__det_pcell c[RAVEL__DET_CELLS];
+};
+
+struct ravel__det_leaf {
+    uint32_t page_stamp[RAVEL__DET_LEAF_PAGES]; /* reset of a 4 KiB page */
+    struct ravel__det_granule g[RAVEL__DET_LEAF_GRANULES];
+};
+
+struct ravel__det_thread_clocks {
+    uint32_t c[RAVEL__MAX_THREADS], acq[RAVEL__MAX_THREADS],
+        rel[RAVEL__MAX_THREADS];
+    uint32_t barrier_slot; /* clock slot of the barrier round it is in */
+};
+
+struct ravel__det_leaf_cached {
+    uint64_t base; /* address >> RAVEL__DET_LEAF_BITS */
+    struct ravel__det_leaf *leaf;
+};
+
+/* The first member of a detector: what the inline check reads. */
+struct ravel__det_hot {
+    struct ravel__det_thread_clocks *thr; /* per thread */
+    uint32_t exec_start; /* generation when the execution began */
+    uint32_t pad;
+    struct ravel__det_leaf_cached leaf[RAVEL__DET_LEAF_CACHE];
+};
+
+/*
+ * Would ravel__det_access(d, t, addr, size, write ? WRITE : 0, ...) find
+ * nothing to do - no race possible, nothing to record? True when a cell
+ * of thread t in its current epoch already covers the bytes (as a write,
+ * for a write, with no other thread's access to them since): the access
+ * adds nothing to the history (anything racing with it races with that
+ * one at the same point of the thread's history). It reads the shadow
+ * only, so calling the full access after a false answer gives the same
+ * result as calling it alone: this is the hooks' fast path (a loop's
+ * second and later touches of an element), with no call into the
+ * detector, no origin lookup and no write. Only accesses of 1 to 8 bytes within one
+ * granule whose leaf is in the lookup cache; false otherwise.
+ */
+static inline __attribute__((always_inline)) bool
+ravel__det_nothing_new(const struct ravel__detector *d,
+                                          uint32_t t, uint64_t addr,
+                                          uint64_t size, bool write)
+{
+    const struct ravel__det_hot *h = (const struct ravel__det_hot *)d;
+    uint64_t off = addr & 7;
+    if (RAVEL__UNLIKELY(size - 1 >= 8 || off + size > 8))
+        return false;
+    uint64_t base = addr >> RAVEL__DET_LEAF_BITS;
+    const struct ravel__det_leaf_cached *e =
+        &h->leaf[base & (RAVEL__DET_LEAF_CACHE - 1)];
+    const struct ravel__det_leaf *l = e->leaf;
+    if (RAVEL__UNLIKELY(e->base != base || !l))
+        return false;
+    uint32_t gi = (uint32_t)((addr >> 3) & (RAVEL__DET_LEAF_GRANULES - 1));
+    const struct ravel__det_granule *g = &l->g[gi];
+    uint32_t stamp = g->stamp;
+    if (stamp < h->exec_start ||
+        stamp < l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)])
+        return false; /* stale: the full access clears it */
+    uint32_t epoch = h->thr[t].c[t];
+    uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
+    if (!write) { /* a read: any covering cell of its own settles it */
+        for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
+            const struct ravel__det_pcell *c = &g->c[i];
+            if (c->clock == epoch && c->tid == t &&
+                (c->mask & mask) == mask && !(c->flags & RAVEL__DET_ATOMIC))
+                return true;
+        }
+        return false;
+    }
+    uint8_t others = 0;
+    bool own = false;
+    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
+        const struct ravel__det_pcell *c = &g->c[i];
+        if (!(c->mask & mask))
+            continue;
+        if (c->tid != t)
+            others |= c->mask;
+        else if (c->clock == epoch && (c->mask & mask) == mask &&
+                 (!write || (c->flags & RAVEL__DET_WRITE)) &&
+                 !(c->flags & RAVEL__DET_ATOMIC))
+            own = true;
+    }
+    return own && (!write || !(others & mask));
+}
 
 /* A detector for executions of up to max_objects model objects; NULL
  * when memory cannot be had. Lives as long as the process. */
@@ -166,6 +285,15 @@ void ravel__det_atomic_section(struct ravel__detector *d, uint32_t t,
 bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint8_t flags, uint64_t pc,
                        uint32_t stack, struct ravel__det_hit *hit);
+
+/* The same for a plain read or write, the kind fixed (the access hooks'
+ * entry points: a little faster than the general one). */
+bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                     uint64_t size, uint64_t pc, uint32_t stack,
+                     struct ravel__det_hit *hit);
+bool ravel__det_write(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                      uint64_t size, uint64_t pc, uint32_t stack,
+                      struct ravel__det_hit *hit);
 
 /* Forgets every access to [addr, addr+size): the memory is new (a heap
  * block just allocated, a stack given to a new thread). */

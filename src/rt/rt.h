@@ -693,6 +693,11 @@ extern bool ravel__race_on;
 /* The running thread is alone: nothing it accesses now can race, so plain
  * accesses are not checked (race.c says when). */
 extern bool ravel__race_alone;
+/* The detector (NULL while detection is off) and the number of promoted
+ * variables' granules: the access hooks read them for their inline
+ * check (intercept/tsan.c). */
+extern struct ravel__detector *ravel__race_det;
+extern uint32_t ravel__race_nploc;
 /* Sets up the detector (executor start) and starts an execution. */
 void ravel__race_init(void);
 void ravel__race_begin(void);
@@ -718,6 +723,14 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
 /* A plain access by the calling controlled thread. */
 void ravel__race_access(struct ravel__worker *w, const void *p,
                         uint64_t size, bool write, uint64_t pc);
+/* The access hooks call the detector themselves (ravel__det_read/write)
+ * once they checked what ravel__race_access checks first (detection on,
+ * the thread not alone, not in an ignore section, no promoted location);
+ * this reports the race it found. */
+struct ravel__det_hit;
+void ravel__race_plain_race(struct ravel__worker *w, const void *p,
+                            uint64_t size, bool write, uint64_t pc,
+                            const struct ravel__det_hit *hit);
 /* free() or a moving realloc() of block p by the calling thread. */
 void ravel__race_free(const void *p, uint64_t pc);
 /* Memory handed out afresh: its earlier accesses are forgotten. */

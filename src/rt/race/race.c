@@ -37,12 +37,14 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static struct ravel__detector *det;
+/* The detector; global so the access hooks' inline check (tsan.c) reads
+ * its shadow directly. */
+struct ravel__detector *ravel__race_det;
 
 /* The promoted variables' granules in this process (from
  * common->promoted_data, resolved when the executor starts). */
 static uint64_t ploc[RAVEL__MAX_PROMOTED];
-static uint32_t nploc;
+uint32_t ravel__race_nploc;
 
 bool ravel__race_on;
 bool ravel__race_alone;
@@ -157,8 +159,8 @@ void ravel__race_init(void)
     nodes = map_zero(sizeof *nodes * DEPOT_NODES, NULL);
     depot_hash = map_zero(sizeof *depot_hash * DEPOT_HASH, NULL);
     if (nodes && depot_hash)
-        det = ravel__det_new(&mem, ravel__rt.x->max_objects);
-    if (!det) {
+        ravel__race_det = ravel__det_new(&mem, ravel__rt.x->max_objects);
+    if (!ravel__race_det) {
         fprintf(stderr, "ravel: warning: no memory for the data-race "
                         "detector; races are not checked\n");
         return;
@@ -187,11 +189,11 @@ void ravel__race_init(void)
                 rt->ticket.promote_data[i].where;
     }
     /* The promoted variables' addresses in this process. */
-    nploc = 0;
+    ravel__race_nploc = 0;
     for (uint32_t i = 0; i < rt->common->npromoted_data; i++) {
         uint64_t a;
         if (ravel__addr_from_global(rt->common->promoted_data[i], &a))
-            ploc[nploc++] = a & ~7ULL; /* its granule */
+            ploc[ravel__race_nploc++] = a & ~7ULL; /* its granule */
     }
 }
 
@@ -209,7 +211,7 @@ void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
 void ravel__race_begin(void)
 {
     if (ravel__race_on)
-        ravel__det_begin(det);
+        ravel__det_begin(ravel__race_det);
     update_alone(ravel__rt.x);
 }
 
@@ -217,7 +219,7 @@ void ravel__race_event(const struct ravel__event *ev, int64_t arg)
 {
     if (!ravel__race_on)
         return;
-    ravel__det_event(det, ravel__rt.x, ev, arg);
+    ravel__det_event(ravel__race_det, ravel__rt.x, ev, arg);
     switch (ev->kind) {
     case RAVEL__OP_CREATE:
     case RAVEL__OP_FINISH:
@@ -235,13 +237,13 @@ void ravel__race_event(const struct ravel__event *ev, int64_t arg)
 void ravel__race_atomic_section(uint32_t t, bool begin)
 {
     if (ravel__race_on)
-        ravel__det_atomic_section(det, t, begin);
+        ravel__det_atomic_section(ravel__race_det, t, begin);
 }
 
 void ravel__race_forget(const void *p, size_t n)
 {
     if (ravel__race_on && n)
-        ravel__det_reset(det, (uint64_t)(uintptr_t)p, n);
+        ravel__det_reset(ravel__race_det, (uint64_t)(uintptr_t)p, n);
 }
 
 /* ---- races --------------------------------------------------------------- */
@@ -300,7 +302,7 @@ static void fill_origin(struct ravel__race *r, uint64_t addr)
 /* Is the access [a, a+size) in a promoted variable's granule? */
 static bool loc_promoted(uint64_t a, uint64_t size)
 {
-    for (uint32_t i = 0; i < nploc; i++)
+    for (uint32_t i = 0; i < ravel__race_nploc; i++)
         if (a < ploc[i] + 8 && ploc[i] < a + size)
             return true;
     return false;
@@ -332,7 +334,7 @@ static void on_race(struct ravel__worker *w, uint64_t addr, uint64_t size,
     if (c->npromoted && promoted(c, pc) && promoted(c, hit->prev.pc))
         return;
     /* Every access to the variable is a scheduling point: the same. */
-    if (nploc && loc_promoted(addr, size) &&
+    if (ravel__race_nploc && loc_promoted(addr, size) &&
         loc_promoted(hit->prev_addr, hit->prev_size ? hit->prev_size : 1))
         return;
     /* A property program's test cases fail quietly while it tests and
@@ -409,15 +411,23 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
     if (RAVEL__UNLIKELY(th->ignore) || ravel__race_alone)
         return;
     const struct ravel__common *c = ravel__rt.common;
-    if (RAVEL__UNLIKELY(c->npromoted | nploc) &&
+    if (RAVEL__UNLIKELY(c->npromoted | ravel__race_nploc) &&
         (promoted(c, pc) || loc_promoted((uint64_t)(uintptr_t)p, size)))
         promoted_step(w, p, size, write, pc);
     struct ravel__det_hit hit;
     uint8_t flags = write ? RAVEL__DET_WRITE : 0;
-    if (RAVEL__UNLIKELY(ravel__det_access(det, w->slot,
+    if (RAVEL__UNLIKELY(ravel__det_access(ravel__race_det, w->slot,
                                           (uint64_t)(uintptr_t)p, size,
                                           flags, pc, th->stack_id, &hit)))
         on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
+}
+
+void ravel__race_plain_race(struct ravel__worker *w, const void *p,
+                            uint64_t size, bool write, uint64_t pc,
+                            const struct ravel__det_hit *hit)
+{
+    on_race(w, (uint64_t)(uintptr_t)p, size,
+            write ? RAVEL__DET_WRITE : 0, pc, hit);
 }
 
 void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
@@ -428,12 +438,12 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (RAVEL__UNLIKELY(th->ignore)) {
         /* Not checked, but its synchronisation still counts. */
-        ravel__det_event(det, ravel__rt.x, ev, mo);
+        ravel__det_event(ravel__race_det, ravel__rt.x, ev, mo);
         return;
     }
     struct ravel__det_hit hit;
     uint64_t a = (uint64_t)(uintptr_t)p;
-    if (RAVEL__UNLIKELY(ravel__det_atomic(det, ravel__rt.x, ev, mo, a, size,
+    if (RAVEL__UNLIKELY(ravel__det_atomic(ravel__race_det, ravel__rt.x, ev, mo, a, size,
                                           ev->pc, th->stack_id, &hit))) {
         uint8_t flags = RAVEL__DET_ATOMIC;
         if (ravel__det_atomic_stores(ev))
@@ -453,7 +463,7 @@ void ravel__race_free(const void *p, uint64_t pc)
         return;
     struct ravel__det_hit hit;
     uint8_t flags = RAVEL__DET_WRITE | RAVEL__DET_FREE;
-    if (ravel__det_access(det, w->slot, (uint64_t)(uintptr_t)p, n, flags,
+    if (ravel__det_access(ravel__race_det, w->slot, (uint64_t)(uintptr_t)p, n, flags,
                           pc, th->stack_id, &hit))
         on_race(w, (uint64_t)(uintptr_t)p, n, flags, pc, &hit);
 }
@@ -471,7 +481,7 @@ void ravel__race_thread_start(struct ravel__worker *w)
 
 size_t ravel__race_mapped(void)
 {
-    return det ? ravel__det_mapped(det) : 0;
+    return ravel__race_det ? ravel__det_mapped(ravel__race_det) : 0;
 }
 
 /* ---- memcpy, memmove, memset ---------------------------------------------- */
