@@ -199,13 +199,15 @@ void ravel__race_init(void)
 
 uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out)
 {
-    return ravel__race_on ? ravel__det_obj_clock_get(det, o, out) : 0;
+    return ravel__race_on
+               ? ravel__det_obj_clock_get(ravel__race_det, o, out)
+               : 0;
 }
 
 void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
 {
     if (ravel__race_on)
-        ravel__det_obj_clock_set(det, o, in, n);
+        ravel__det_obj_clock_set(ravel__race_det, o, in, n);
 }
 
 void ravel__race_begin(void)
