@@ -35,7 +35,9 @@ deque    a Chase-Lev work-stealing deque (progs/wsdeque.c) without the
          either way, it is exhausted clean. A Treiber stack
          (progs/treiber.c) whose push lacks its release: the popper reads
          a node's value before its store under rc11 only; with the
-         release it is exhausted clean
+         release it is exhausted clean. Likewise a Michael-Scott queue
+         (progs/msqueue.c) whose enqueue links its node with a relaxed
+         compare-exchange
 races    race detection does not change with the model: a release/acquire
          handoff of plain data is clean under all three, a relaxed one is
          a data race under all three; an acquire load synchronises with
@@ -222,12 +224,16 @@ def group_treiber(args):
     # A Treiber stack whose push publishes a node with a relaxed
     # compare-exchange: the popper can read the node's value before its
     # store under rc11 only; with a release push it is exhausted clean.
-    for order, model, bug in (("ok", "sc", False), ("norelease", "sc", False),
-                              ("ok", "rc11", False),
-                              ("norelease", "rc11", True)):
-        what = f"treiber {order} under {model}"
+    # So does a Michael-Scott queue whose enqueue links its node with a
+    # relaxed compare-exchange: the dequeuer reads the value's initial 0.
+    for prog, order, model, bug in (
+            ("treiber", "ok", "sc", False), ("treiber", "norelease", "sc", False),
+            ("treiber", "ok", "rc11", False), ("treiber", "norelease", "rc11", True),
+            ("msqueue", "ok", "sc", False), ("msqueue", "norelease", "sc", False),
+            ("msqueue", "ok", "rc11", False), ("msqueue", "norelease", "rc11", True)):
+        what = f"{prog} {order} under {model}"
         p, d = run(args, "--strategy", "dpor", "--executions", "0",
-                   "--memory-model", model, prog="treiber",
+                   "--memory-model", model, prog=prog,
                    prog_args=(order,))
         if not check(d is not None, what + ": no JSON"):
             continue
