@@ -632,13 +632,6 @@ static inline uint32_t origin_of(struct ravel__detector *d, uint64_t pc,
     return id;
 }
 
-/* Does the cell's access happen before thread t's current point? */
-static inline bool ordered(const struct ravel__detector *d, uint32_t t,
-                           const struct ravel__det_pcell *c)
-{
-    return c->clock <= d->hot.thr[t].c[c->tid];
-}
-
 /*
  * Checks and records one access within one granule. The common cases
  * leave early: the granule holds an access of this thread in this epoch
