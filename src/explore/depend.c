@@ -604,10 +604,22 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             join(c, clock_of(hb, hb->per_thread_last[x->threads[t].sb - 1] - 1),
                  nt);
         /* A condition variable's wake happens after the notification
-         * that woke it (and after nothing else notified: see classify). */
-        if (ev->kind == RAVEL__OP_COND_WAKE && RAVEL__WAKE_BY(ev) &&
-            RAVEL__WAKE_BY(ev) - 1 < e)
-            join(c, clock_of(hb, RAVEL__WAKE_BY(ev) - 1), nt);
+         * that woke it (and after nothing else notified: see classify).
+         * For a timed wait the edge is added after the races are found
+         * (below): such a wake could have timed out before the
+         * notification, and taking its mutex back then races with the
+         * notifier's own lock, which the edge would hide (DPOR said
+         * "exhausted" about a waiter asserting that its 2 s timeout never
+         * comes while main sleeps 500 ms and signals). */
+        uint32_t woken_by = ev->kind == RAVEL__OP_COND_WAKE &&
+                                    RAVEL__WAKE_BY(ev) &&
+                                    RAVEL__WAKE_BY(ev) - 1 < e
+                                ? RAVEL__WAKE_BY(ev)
+                                : 0;
+        if (woken_by && !(ev->value2 & RAVEL__WAKE_TIMED)) {
+            join(c, clock_of(hb, woken_by - 1), nt);
+            woken_by = 0;
+        }
 
         struct ravel__access a;
         ravel__event_access(ev, &a);
@@ -661,6 +673,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                 race(ctx, pe, e);
             join(c, clock_of(hb, pe), nt);
         }
+        if (woken_by)
+            join(c, clock_of(hb, woken_by - 1), nt);
         /* A release happens before the next acquisition of the same lock.
          * The edge is added only now, after this acquisition was checked
          * against earlier ones: it must not hide the race between two
