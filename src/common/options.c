@@ -316,6 +316,11 @@ int ravel__options_validate(const struct ravel__options *o, char *err,
         snprintf(err, errlen, "--memory-model must be sc, tso or rc11");
         return -1;
     }
+    static const char *const timeouts[] = {"any", "late", NULL};
+    if (!o->timeouts || !one_of(o->timeouts, timeouts)) {
+        snprintf(err, errlen, "--timeouts must be any or late");
+        return -1;
+    }
     static const char *const dpor_modes[] = {"optimal", "source", NULL};
     if (!o->dpor_mode || !one_of(o->dpor_mode, dpor_modes)) {
         snprintf(err, errlen, "--dpor-mode must be optimal or source");

@@ -25,6 +25,7 @@ void ravel__ticket_free(struct ravel__ticket *t)
     free(t->strategy);
     free(t->kind);
     free(t->memory_model);
+    free(t->timeouts);
     for (uint32_t i = 0; i < t->nnames; i++)
         free(t->names[i]);
     free(t->names);
@@ -424,6 +425,13 @@ static int parse_line(struct parser *ps, struct ravel__ticket *t,
         if (strcmp(t->memory_model, "sc") && strcmp(t->memory_model, "tso") &&
             strcmp(t->memory_model, "rc11"))
             return perr(ps, "memory-model must be sc, tso or rc11", NULL);
+    } else if (KEY("timeouts")) {
+        if (t->timeouts)
+            return perr(ps, "duplicate '%s'", "timeouts");
+        if (word(ps, &t->timeouts, "timeouts"))
+            return -1;
+        if (strcmp(t->timeouts, "any") && strcmp(t->timeouts, "late"))
+            return perr(ps, "timeouts must be any or late", NULL);
     } else if (KEY("schedule")) {
         *seen |= F_SCHEDULE;
         if (parse_schedule(ps, t))
@@ -674,6 +682,8 @@ void ravel__ticket_format(const struct ravel__ticket *t,
                      (unsigned long long)t->max_steps, t->kind);
     if (t->memory_model && strcmp(t->memory_model, "sc") != 0)
         ravel__sb_printf(sb, "memory-model %s\n", t->memory_model);
+    if (t->timeouts && strcmp(t->timeouts, "any") != 0)
+        ravel__sb_printf(sb, "timeouts %s\n", t->timeouts);
     size_t col = 0;
     for (uint32_t i = 0; i < t->nruns; i++) {
         char tok[80];

@@ -68,6 +68,7 @@ struct ravel__ticket {
     uint64_t max_steps;
     char *kind; /* failure kind, or "outcome" */
     char *memory_model; /* --memory-model when not "sc"; NULL: sc */
+    char *timeouts;     /* --timeouts when not "any"; NULL: any */
     uint32_t nnames;
     char **names; /* distinct thread names, in order of first step */
     uint32_t nsteps; /* total steps */

@@ -222,6 +222,21 @@ CHECK_TEST(memory_model_line)
     ravel__ticket_free(&t);
     ravel__ticket_free(&u);
     ravel__sb_free(&a);
+    /* --timeouts late changes what is enabled: the ticket says so. */
+    CHECK_EQ(parse(good, &t, err), 0);
+    t.timeouts = strdup("late");
+    a = (struct ravel__strbuf)RAVEL__STRBUF_INIT;
+    ravel__ticket_format(&t, &a);
+    CHECK(strstr(a.data, "timeouts late\n") != NULL);
+    CHECK_EQ(ravel__ticket_parse(a.data, a.len, &u, err, sizeof err), 0);
+    CHECK_STR(u.timeouts, "late");
+    ravel__ticket_free(&t);
+    ravel__ticket_free(&u);
+    ravel__sb_free(&a);
+    rejects("kind assertion\n", "kind assertion\ntimeouts soon\n",
+            "timeouts must be any or late");
+    rejects("kind assertion\n",
+            "kind assertion\ntimeouts late\ntimeouts late\n", "duplicate");
     rejects("kind assertion\n", "kind assertion\nmemory-model pso\n",
             "memory-model must be sc, tso or rc11");
     rejects("kind assertion\n",

@@ -164,6 +164,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     x->spin_wake = 0;
     x->nquiet = 0;
     x->graph_fp = 0;
+    x->vnow = 0;
     memset(&x->failure, 0, sizeof x->failure);
 
     struct ravel__thread *main_th = &x->threads[0];
@@ -395,7 +396,9 @@ uint32_t ravel__sb_thread(struct ravel__exec *x, uint32_t t)
     return c;
 }
 
-bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
+/* Enabled as far as its resource goes: what ravel__op_enabled says
+ * without --timeouts late. */
+static bool resource_enabled(const struct ravel__exec *x, uint32_t t)
 {
     const struct ravel__thread *th = &x->threads[t];
     if (th->state != RAVEL__T_LIVE || th->spin_blocked)
@@ -484,6 +487,39 @@ bool ravel__op_times_out(const struct ravel__exec *x, uint32_t t)
     }
 }
 
+/*
+ * --timeouts late. A sleep, or a timed wait that would time out (its
+ * mutex held, its condition not signalled, its descriptor not ready),
+ * is held back while its deadline is in the virtual future: the thread
+ * waits as it would on a machine that runs every runnable thread at
+ * once. When no thread can run otherwise, the held-back threads with
+ * the soonest deadline become enabled (time jumps there when one of
+ * them runs: intercept/time.c). A wait whose resource becomes
+ * available is enabled as usual and does not time out.
+ */
+static bool held_back(const struct ravel__exec *x, uint32_t t)
+{
+    const struct ravel__thread *th = &x->threads[t];
+    return th->wake_at > x->vnow &&
+           (th->pending.kind == RAVEL__OP_SLEEP || ravel__op_times_out(x, t));
+}
+
+bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t)
+{
+    if (!resource_enabled(x, t))
+        return false;
+    if (RAVEL__LIKELY(!x->timeouts_late) || !held_back(x, t))
+        return true;
+    uint64_t at = x->threads[t].wake_at;
+    for (uint32_t u = 0; u < x->nthreads; u++) {
+        if (u == t || !resource_enabled(x, u))
+            continue;
+        if (!held_back(x, u) || x->threads[u].wake_at < at)
+            return false;
+    }
+    return true;
+}
+
 void ravel__section_done(struct ravel__exec *x, uint32_t obj)
 {
     x->objects[obj].generation++;
@@ -546,11 +582,39 @@ bool ravel__stuck_not_deadlocked(const struct ravel__exec *x, bool *cut)
     return any;
 }
 
+bool ravel__late_holds(const struct ravel__exec *x)
+{
+    for (uint32_t t = 0; t < x->nthreads; t++)
+        if (resource_enabled(x, t) && held_back(x, t))
+            return true;
+    return false;
+}
+
 uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out)
 {
     uint32_t n = 0;
+    if (RAVEL__LIKELY(!x->timeouts_late)) {
+        for (uint32_t t = 0; t < x->nthreads; t++)
+            if (resource_enabled(x, t))
+                out[n++] = t;
+        return n;
+    }
+    /* --timeouts late, in two passes rather than ravel__op_enabled's
+     * scan per thread. */
+    uint64_t soonest = UINT64_MAX;
+    for (uint32_t t = 0; t < x->nthreads; t++) {
+        if (!resource_enabled(x, t))
+            continue;
+        if (!held_back(x, t))
+            out[n++] = t;
+        else if (x->threads[t].wake_at < soonest)
+            soonest = x->threads[t].wake_at;
+    }
+    if (n || soonest == UINT64_MAX)
+        return n;
     for (uint32_t t = 0; t < x->nthreads; t++)
-        if (ravel__op_enabled(x, t))
+        if (resource_enabled(x, t) && held_back(x, t) &&
+            x->threads[t].wake_at == soonest)
             out[n++] = t;
     return n;
 }

@@ -190,6 +190,10 @@ struct ravel__thread {
     uint32_t nsection_reads; /* objects its rolled-back section read with */
     uint32_t section_reads[8]; /* a visible step (promoted, atomic): a write
                                   to one by another thread ends the wait */
+    uint64_t wake_at;       /* virtual time (ns from the execution's start,
+                               src/rt/intercept/time.c) at which its
+                               pending sleep ends or timed wait expires,
+                               set before the step; 0: no deadline */
     uint64_t reads, writes; /* plain memory accesses this execution */
     uint64_t side_writes;   /* of those writes, the ones outside its own
                                stack, plus clock reads: the side effects
@@ -461,6 +465,13 @@ struct ravel__exec {
     uint64_t quiet_pc[RAVEL__QUIET_MAX], quiet_addr[RAVEL__QUIET_MAX];
     uint8_t memory_model; /* enum ravel__memory_model: set by the runtime
                              once, kept by ravel__exec_begin */
+    /* --timeouts late (set once, kept like memory_model): a sleep, or a
+     * timed wait whose resource is not available, is enabled only once
+     * the virtual clock reaches its wake_at, or when no other thread
+     * can run and no deadline comes sooner (the clock then jumps to it).
+     * With 'any' (0) a timed wait may time out whenever it is chosen. */
+    uint8_t timeouts_late;
+    uint64_t vnow; /* the virtual clock, ns (src/rt/intercept/time.c) */
     /* --memory-model rc11: the fingerprint of the execution graph
      * (reads-from, modification order, order of each synchronisation
      * object's operations, program data choices), set when the execution
@@ -500,13 +511,17 @@ uint32_t ravel__obj_find(struct ravel__exec *x, uint64_t addr, uint8_t kind,
 /* Looks up without creating; RAVEL__NONE if absent. */
 uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr);
 
-/* Is thread t's pending operation enabled (would not block)? */
+/* Is thread t's pending operation enabled (would not block)? Under
+ * --timeouts late, a sleep or a timed wait that would time out is
+ * enabled only at its deadline or when nothing else can run. */
 bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t);
 /* Would thread t's pending operation, enabled, be a timed wait that times
  * out (its resource not available now)? The systematic strategies' first
  * choice prefers another thread, as a real timeout comes only after its
  * delay (src/explore/systematic.c). */
 bool ravel__op_times_out(const struct ravel__exec *x, uint32_t t);
+/* --timeouts late: is a thread that could otherwise run held back? */
+bool ravel__late_holds(const struct ravel__exec *x);
 /* Fills out[] with the enabled live threads in creation order; returns
  * how many. out must hold nthreads entries. */
 uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);

@@ -242,6 +242,9 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     uint32_t enabled[RAVEL__MAX_THREADS];
     ravel__fd_refresh(x); /* threads waiting on descriptors */
     uint32_t n = ravel__enabled(x, enabled);
+    if (RAVEL__UNLIKELY(x->timeouts_late) && !ravel__rt.common->late_held &&
+        ravel__late_holds(x))
+        ravel__rt.common->late_held = 1;
     if (n == 0 && x->spinning) {
         /* Threads wait in spin loops (src/model/spin.c). If one of them
          * would go on, the execution only repeats a shorter one. If none

@@ -42,6 +42,12 @@ spin        spin-waits (src/model/spin.c): Peterson, Dekker, Szymanski,
             the same set for optimal, source and 2-lane DPOR and for DFS;
             a broken variant of each is found by DPOR, random and PCT; a
             wait that never ends is a deadlock naming the spinning thread
+timeouts    timed waits and sleeps (progs/timed_wait.c): a timeout before
+            the signal and a sleep that does not let the worker run are
+            found by optimal, source and 2-lane DPOR, DFS, random and
+            PCT; with --timeouts late they are clean, the guarantee says
+            so and is not complete, and a timeout nobody prevents is
+            reported and its ticket (which records the mode) replays it
 
 usage: dpor.py GROUP --ravel BIN --bench DIR --progs DIR
 """
@@ -536,6 +542,50 @@ def group_guarantees_qualified(args):
           "race_reread without promotion claims completeness: %s" % (s and s["guarantee"]))
 
 
+def group_timeouts(args):
+    """Timed waits and sleeps (tests/dpor/progs/timed_wait.c). With
+    --timeouts any every strategy finds the timeout that comes before the
+    signal, and the worker that has not run when main's sleep ends; with
+    --timeouts late both are clean, the guarantee says what was assumed
+    and is not complete, and a timeout nobody can prevent is still taken
+    (not a deadlock), reported, and replayed from its ticket."""
+    prog = os.path.join(args.progs, "timed_wait")
+    strategies = [["--strategy", "dpor", "--dpor-mode", "optimal", "--jobs", "1"],
+                  ["--strategy", "dpor", "--dpor-mode", "source", "--jobs", "1"],
+                  ["--strategy", "dpor"], ["--strategy", "dfs", "--jobs", "1"],
+                  ["--strategy", "random", "--seed", "1"], ["--strategy", "pct", "--seed", "1"]]
+    for mode, message in (("signal", "the 2 s wait timed out"), ("sleep", "did not run in 200 ms")):
+        for st in strategies:
+            what = "%s %s" % (mode, " ".join(st))
+            p, s = ravel(args, *st, "--executions", "2000", prog=prog, prog_args=[mode])
+            check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion"
+                  and message in s["bugs"][0]["message"],
+                  "%s: the early timeout was not found: exit %d %s" % (what, p.returncode, p.stderr[-400:]))
+            p, s = ravel(args, *st, "--executions", "2000", "--timeouts", "late", prog=prog, prog_args=[mode])
+            ok = check(p.returncode == 0 and s and not s["bugs"],
+                       "%s --timeouts late: exit %d %s" % (what, p.returncode, p.stderr[-400:]))
+            if ok:
+                check(not s["complete"] and "--timeouts late" in s["guarantee"],
+                      "%s --timeouts late: guarantee %r complete %r" % (what, s["guarantee"], s["complete"]))
+    for st in strategies:
+        what = "never %s --timeouts late" % " ".join(st)
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ)
+            env.pop("RAVEL_OPTIONS", None)
+            p = subprocess.run([args.ravel, "run", "--json", "--ticket-dir", d, "--timeouts", "late"] + st +
+                               ["--", prog, "never"], capture_output=True, text=True, timeout=300, env=env)
+            s = json.loads(p.stdout) if p.stdout.strip() else None
+            if not check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion",
+                         "%s: the timeout nobody prevents was not reported: %s" % (what, p.stderr[-400:])):
+                continue
+            ticket = s["bugs"][0]["ticket"]
+            check("timeouts late" in open(ticket).read(), "%s: the ticket does not say 'timeouts late'" % what)
+            r = subprocess.run([args.ravel, "replay", ticket], capture_output=True, text=True, timeout=120,
+                               env=env)
+            check(r.returncode == 1 and "the 2 s wait timed out" in r.stderr,
+                  "%s: replay did not repeat the bug: %d %s" % (what, r.returncode, r.stderr[-400:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
@@ -547,7 +597,8 @@ def main():
      "bounds": group_bounds, "choose": group_choose,
      "assume": group_assume, "atomic": group_atomic, "sections": group_sections, "stop": group_stop,
      "guarantees": group_guarantees, "spin": group_spin, "spin_O0": group_spin_O0, "spin_broken": group_spin_broken,
-     "spin_dfs": group_spin_dfs, "qualified": group_guarantees_qualified}[args.group](args)
+     "spin_dfs": group_spin_dfs, "qualified": group_guarantees_qualified,
+     "timeouts": group_timeouts}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1

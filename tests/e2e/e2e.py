@@ -90,9 +90,9 @@ def programs(args):
     return out
 
 
-def ravel_run(args, exe, exp, extra, workdir):
+def ravel_run(args, exe, exp, extra, workdir, timeout=180):
     cmd = [args.ravel, "run", "--json"] + args.extra + exp["options"] + extra + ["--", exe] + exp["args"]
-    p = run(cmd, cwd=workdir)
+    p = run(cmd, cwd=workdir, timeout=timeout)
     try:
         summary = json.loads(p.stdout) if p.stdout.strip() else None
     except ValueError:
@@ -110,8 +110,10 @@ def group_expect(args):
             # 10,000 random executions, then the default strategy (DPOR,
             # exhaustive when the program is small enough).
             for strategy in ("random", "auto"):
+                # A guard against a run that never ends, not a time limit:
+                # race_mmap's 10,000 executions took over 180 s at load 11.
                 p, s = ravel_run(args, exe, exp, ["--strategy", strategy, "--seed", "1",
-                                                  "--executions", "10000"], work)
+                                                  "--executions", "10000"], work, timeout=900)
                 ok = check(p.returncode == 0 and s and s["result"] == "clean",
                            "%s: expected no report in 10000 %s executions, got exit %d: %s"
                            % (name, strategy, p.returncode, p.stderr[-2000:]))

@@ -1147,6 +1147,7 @@ static int poll_controlled(struct ravel__worker *w, struct pollfd *p,
     uint16_t kind;
     uint32_t o1, o2;
     poll_objects(w, p, n, &kind, &o1, &o2);
+    ravel__vtime_deadline_ns(ms > 0 ? (uint64_t)ms * 1000000u : 0);
     for (;;) {
         struct ravel__event *ev =
             fd_step(w, kind, o1, o2, n ? p[0].fd : -1, wait_flags(ms),
@@ -1158,7 +1159,7 @@ static int poll_controlled(struct ravel__worker *w, struct pollfd *p,
         ev->value2 = n ? p[0].fd : -1;
         fd_gen++;
         if (r == 0 && ms > 0)
-            ravel__vtime_sleep_ns((uint64_t)ms * 1000000u);
+            ravel__vtime_timed_out_ns((uint64_t)ms * 1000000u);
         if (r != 0 || ms >= 0) {
             errno = err;
             return r;
@@ -1174,6 +1175,7 @@ static int poll_sleep(struct ravel__worker *w, int ms, uint64_t pc)
     if (ms > 0)
         ravel__vtime_sleep_ns((uint64_t)ms * 1000000u);
     ravel__step(w, RAVEL__OP_SLEEP, RAVEL__NONE, RAVEL__NONE, 0, pc, &rc);
+    ravel__vtime_woke();
     errno = saved;
     return 0;
 }
@@ -1279,6 +1281,7 @@ static int select_common(int nfd, fd_set *r, fd_set *wr, fd_set *ex,
         w0 = *wr;
     if (ex)
         e0 = *ex;
+    ravel__vtime_deadline_ns(ms > 0 ? (uint64_t)ms * 1000000u : 0);
     for (;;) {
         struct ravel__event *ev = fd_step(w, kind, o1, o2, p[0].fd,
                                           wait_flags(ms), W_POLL, p, n, pc,
@@ -1296,7 +1299,7 @@ static int select_common(int nfd, fd_set *r, fd_set *wr, fd_set *ex,
         ev->value2 = p[0].fd;
         fd_gen++;
         if (rc == 0 && ms > 0) {
-            ravel__vtime_sleep_ns((uint64_t)ms * 1000000u);
+            ravel__vtime_timed_out_ns((uint64_t)ms * 1000000u);
             if (tv)
                 tv->tv_sec = tv->tv_usec = 0;
         }
@@ -1356,6 +1359,7 @@ static int epoll_common(int ep, struct epoll_event *evs, int max, int ms,
     if (!w || !ctl(ep))
         return have_mask ? REAL(epoll_pwait)(ep, evs, max, ms, mask)
                          : REAL(epoll_wait)(ep, evs, max, ms);
+    ravel__vtime_deadline_ns(ms > 0 ? (uint64_t)ms * 1000000u : 0);
     for (;;) {
         /* What is ready in the set is decided by every descriptor. */
         struct ravel__event *ev =
@@ -1368,7 +1372,7 @@ static int epoll_common(int ep, struct epoll_event *evs, int max, int ms,
         ev->value2 = ep;
         fd_gen++;
         if (r == 0 && ms > 0)
-            ravel__vtime_sleep_ns((uint64_t)ms * 1000000u);
+            ravel__vtime_timed_out_ns((uint64_t)ms * 1000000u);
         if (r != 0 || ms >= 0) {
             errno = err;
             return r;

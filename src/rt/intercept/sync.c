@@ -89,6 +89,7 @@ RAVEL__EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(pthread_mutex_timedlock)(m, t);
+    ravel__vtime_deadline(-1, t);
     return ravel__vtime_waited(op(w, RAVEL__OP_MUTEX_TIMEDLOCK,
                                   mutex_obj(w, m), RAVEL__NONE, 0,
                                   RAVEL__CALLER_PC),
@@ -103,6 +104,7 @@ RAVEL__EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c,
         return REAL(pthread_mutex_clocklock) ? REAL(pthread_mutex_clocklock)(
                                                    m, c, t)
                                              : ENOSYS;
+    ravel__vtime_deadline(c, t);
     return ravel__vtime_waited(op(w, RAVEL__OP_MUTEX_TIMEDLOCK,
                                   mutex_obj(w, m), RAVEL__NONE, 0,
                                   RAVEL__CALLER_PC),
@@ -178,6 +180,7 @@ RAVEL__EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(pthread_cond_timedwait)(c, m, t);
+    ravel__vtime_deadline(-1, t);
     return ravel__vtime_waited(cond_wait(w, c, m, true, RAVEL__CALLER_PC), -1,
                                t);
 }
@@ -191,6 +194,7 @@ RAVEL__EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
         return REAL(pthread_cond_clockwait)
                    ? REAL(pthread_cond_clockwait)(c, m, clock, t)
                    : ENOSYS;
+    ravel__vtime_deadline(clock, t);
     return ravel__vtime_waited(cond_wait(w, c, m, true, RAVEL__CALLER_PC),
                                clock, t);
 }
@@ -252,6 +256,7 @@ RW_INTERCEPT(pthread_rwlock_destroy, RAVEL__OP_RW_DESTROY)
         struct ravel__worker *w = ravel__controlled();                         \
         if (!w)                                                                \
             return REAL(name)(l, t);                                           \
+        ravel__vtime_deadline(-1, t);                                          \
         return ravel__vtime_waited(                                            \
             op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC), -1,   \
             t);                                                                \
@@ -267,6 +272,7 @@ RW_TIMED_INTERCEPT(pthread_rwlock_timedwrlock, RAVEL__OP_RW_TIMEDWRLOCK)
         struct ravel__worker *w = ravel__controlled();                         \
         if (!w)                                                                \
             return REAL(name) ? REAL(name)(l, c, t) : ENOSYS;                  \
+        ravel__vtime_deadline(c, t);                                           \
         return ravel__vtime_waited(                                            \
             op(w, kind, rw_obj(w, l), RAVEL__NONE, 0, RAVEL__CALLER_PC), c,    \
             t);                                                                \
@@ -375,6 +381,7 @@ RAVEL__EXPORT int sem_timedwait(sem_t *s, const struct timespec *t)
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return REAL(sem_timedwait)(s, t);
+    ravel__vtime_deadline(-1, t);
     return sem_result(ravel__vtime_waited(
         op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s), RAVEL__NONE, 0,
            RAVEL__CALLER_PC),
@@ -392,6 +399,7 @@ RAVEL__EXPORT int sem_clockwait(sem_t *s, clockid_t c,
         }
         return REAL(sem_clockwait)(s, c, t);
     }
+    ravel__vtime_deadline(c, t);
     return sem_result(ravel__vtime_waited(
         op(w, RAVEL__OP_SEM_TIMEDWAIT, sem_obj(w, s), RAVEL__NONE, 0,
            RAVEL__CALLER_PC),

@@ -141,7 +141,10 @@ RAVEL__EXPORT int pthread_timedjoin_np(pthread_t t, void **retp,
 {
     if (!ravel__controlled())
         return REAL(pthread_timedjoin_np)(t, retp, abstime);
-    return join_common(t, retp, RAVEL__OP_TIMEDJOIN, RAVEL__CALLER_PC);
+    ravel__vtime_deadline(CLOCK_REALTIME, abstime);
+    return ravel__vtime_waited(
+        join_common(t, retp, RAVEL__OP_TIMEDJOIN, RAVEL__CALLER_PC),
+        CLOCK_REALTIME, abstime);
 }
 
 RAVEL__EXPORT int pthread_clockjoin_np(pthread_t t, void **retp,
@@ -152,7 +155,10 @@ RAVEL__EXPORT int pthread_clockjoin_np(pthread_t t, void **retp,
         return REAL(pthread_clockjoin_np)
                    ? REAL(pthread_clockjoin_np)(t, retp, clock, abstime)
                    : ENOSYS;
-    return join_common(t, retp, RAVEL__OP_TIMEDJOIN, RAVEL__CALLER_PC);
+    ravel__vtime_deadline(clock, abstime);
+    return ravel__vtime_waited(
+        join_common(t, retp, RAVEL__OP_TIMEDJOIN, RAVEL__CALLER_PC), clock,
+        abstime);
 }
 
 RAVEL__EXPORT int pthread_detach(pthread_t t)
@@ -294,6 +300,7 @@ RAVEL__EXPORT unsigned sleep(unsigned seconds)
         return REAL(sleep)(seconds);
     ravel__vtime_sleep_ns((uint64_t)seconds * 1000000000u);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
+    ravel__vtime_woke();
     return 0;
 }
 
@@ -304,6 +311,7 @@ RAVEL__EXPORT int usleep(useconds_t usec)
         return REAL(usleep)(usec);
     ravel__vtime_sleep_ns((uint64_t)usec * 1000u);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
+    ravel__vtime_woke();
     return 0;
 }
 
@@ -314,6 +322,7 @@ RAVEL__EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
         return REAL(nanosleep)(req, rem);
     ravel__vtime_sleep(CLOCK_MONOTONIC, false, req);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
+    ravel__vtime_woke();
     if (rem)
         rem->tv_sec = rem->tv_nsec = 0;
     return 0;
@@ -328,6 +337,7 @@ RAVEL__EXPORT int clock_nanosleep(clockid_t clock, int flags,
         return REAL(clock_nanosleep)(clock, flags, req, rem);
     ravel__vtime_sleep(clock, (flags & TIMER_ABSTIME) != 0, req);
     yield_step(w, RAVEL__OP_SLEEP, RAVEL__CALLER_PC);
+    ravel__vtime_woke();
     if (rem)
         rem->tv_sec = rem->tv_nsec = 0;
     return 0;

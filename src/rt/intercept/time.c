@@ -59,9 +59,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-/* The virtual clock: nanoseconds since the execution began. Only the
- * thread holding the baton reads or moves it. */
-static uint64_t vnow;
+/* The virtual clock, nanoseconds since the execution began, lives in the
+ * execution's model (x->vnow), where --timeouts late's enabledness reads
+ * it. Only the thread holding the baton reads or moves it. */
+#define vnow (ravel__rt.x->vnow)
 static struct ravel__prng entropy;
 
 /* Is this call the program's, inside an execution? */
@@ -226,6 +227,24 @@ static uint64_t from_abs(clockid_t clock, const struct timespec *t)
            (uint64_t)(t->tv_nsec > 0 ? t->tv_nsec : 0);
 }
 
+/* The calling thread (it holds the baton) and its deadline. */
+static void set_wake(uint64_t at)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        ravel__rt.x->threads[w->slot].wake_at = at;
+}
+
+void ravel__vtime_deadline(clockid_t clock, const struct timespec *abs)
+{
+    set_wake(abs ? from_abs(clock, abs) : 0);
+}
+
+void ravel__vtime_deadline_ns(uint64_t ns)
+{
+    set_wake(ns ? vnow + ns : 0);
+}
+
 int ravel__vtime_waited(int rc, clockid_t clock, const struct timespec *abs)
 {
     if (rc == ETIMEDOUT && abs) {
@@ -236,26 +255,54 @@ int ravel__vtime_waited(int rc, clockid_t clock, const struct timespec *abs)
     return rc;
 }
 
+void ravel__vtime_timed_out_ns(uint64_t ns)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (!ravel__rt.x->timeouts_late || !w)
+        vnow += ns;
+    else if (ravel__rt.x->threads[w->slot].wake_at > vnow)
+        vnow = ravel__rt.x->threads[w->slot].wake_at;
+}
+
+/* A sleep until `at`: with --timeouts any the clock moves there at once
+ * (the sleep stays a yield); with late the thread is held back until
+ * the clock gets there, and ravel__vtime_woke moves it. */
+static void sleep_until(uint64_t at)
+{
+    set_wake(at);
+    if (!ravel__rt.x->timeouts_late && at > vnow)
+        vnow = at;
+}
+
 void ravel__vtime_sleep(clockid_t clock, bool absolute,
                         const struct timespec *t)
 {
-    if (!t)
-        return;
-    if (absolute) {
-        uint64_t d = from_abs(clock, t);
-        if (d > vnow)
-            vnow = d;
+    if (!t) {
+        set_wake(0);
         return;
     }
-    if (t->tv_sec < 0)
+    if (absolute) {
+        sleep_until(from_abs(clock, t));
         return;
-    vnow += (uint64_t)t->tv_sec * 1000000000u +
-            (uint64_t)(t->tv_nsec > 0 ? t->tv_nsec : 0);
+    }
+    if (t->tv_sec < 0) {
+        set_wake(0);
+        return;
+    }
+    sleep_until(vnow + (uint64_t)t->tv_sec * 1000000000u +
+                (uint64_t)(t->tv_nsec > 0 ? t->tv_nsec : 0));
 }
 
 void ravel__vtime_sleep_ns(uint64_t ns)
 {
-    vnow += ns;
+    sleep_until(vnow + ns);
+}
+
+void ravel__vtime_woke(void)
+{
+    struct ravel__worker *w = ravel__controlled();
+    if (w && ravel__rt.x->threads[w->slot].wake_at > vnow)
+        vnow = ravel__rt.x->threads[w->slot].wake_at;
 }
 
 /* ---- clocks ------------------------------------------------------------ */

@@ -267,6 +267,8 @@ static void load_ticket(void)
     /* The schedule names store buffers only under the model it ran. */
     rt->opt.memory_model = rt->ticket.memory_model ? rt->ticket.memory_model
                                                    : "sc";
+    /* And holds timed waits back only if it did. */
+    rt->opt.timeouts = rt->ticket.timeouts ? rt->ticket.timeouts : "any";
 }
 
 static uint64_t fresh_seed(void)
@@ -420,8 +422,13 @@ static void setup(void)
                                                          : RAVEL__MM_SC;
     for (uint32_t l = 0; l < lanes; l++)
         rt->lanes[l].x->memory_model = mm;
-    if (rt->last_complete)
+    bool late = !strcmp(rt->opt.timeouts, "late");
+    for (uint32_t l = 0; l < lanes; l++)
+        rt->lanes[l].x->timeouts_late = late;
+    if (rt->last_complete) {
         rt->last_complete->memory_model = mm;
+        rt->last_complete->timeouts_late = late;
+    }
     ravel__depend_tso = mm == RAVEL__MM_TSO;
     ravel__depend_rc11 = mm == RAVEL__MM_RC11;
     ravel__bug_context = bug_context;

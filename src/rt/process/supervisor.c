@@ -180,6 +180,7 @@ static void write_ticket(const struct ravel__exec *x, const char *kind,
     t.max_steps = rt->opt.max_steps;
     t.kind = (char *)kind;
     t.memory_model = (char *)rt->opt.memory_model;
+    t.timeouts = (char *)rt->opt.timeouts;
     struct ravel__ticket sched;
     memset(&sched, 0, sizeof sched);
     for (uint32_t i = 0; i < x->nevents; i++)
@@ -791,6 +792,13 @@ static bool earned_guarantee(char *out, size_t len)
                          "done after that point was not explored",
                          (unsigned long long)stopped,
                          stopped == 1 ? " was" : "s were");
+    }
+    if (c->late_held) {
+        complete = false;
+        ravel__sb_add(&sb, "; but with --timeouts late, sleeps and timed "
+                           "waits ended only at their deadline or when no "
+                           "other thread could run: timeouts that come "
+                           "earlier were not explored");
     }
     if (sh->nondet_limited) {
         complete = false;
