@@ -459,16 +459,6 @@ static uint32_t message(uint32_t t, uint32_t l, int mo, uint32_t read)
     return m;
 }
 
-static int64_t value_of(const unsigned char *b, unsigned size)
-{
-    switch (size) {
-    case 1: { int8_t v; memcpy(&v, b, 1); return v; }
-    case 2: { int16_t v; memcpy(&v, b, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, b, 4); return v; }
-    default: { int64_t v; memcpy(&v, b, 8); return v; }
-    }
-}
-
 /* The race detector: the atomic access about to be checked reads store
  * id (0: a plain store, which releases only what a release fence did),
  * so it acquires that store's release clock, not the newest one's. */
@@ -530,7 +520,7 @@ void ravel__rc11_load(struct ravel__worker *w, struct ravel__event *ev,
     note_read(ev, l, id);
     race_from(ev->obj, id);
     memcpy(out, S.st[id].bytes, size);
-    ev->value = value_of(S.st[id].bytes, size);
+    ev->value = ravel__value_of(S.st[id].bytes, size);
 }
 
 /* Thread t's store of `val` to l goes right after `after` in mo. */

@@ -48,6 +48,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -501,6 +502,19 @@ static inline const char *ravel__door_case(void)
     return ravel__door && ravel__door->case_name ? ravel__door->case_name()
                                                  : NULL;
 }
+/* The value an atomic access of `size` bytes at b stands for in an
+ * event (sign-extended, as the access hooks log it): for the stores that
+ * tso.c buffers and rc11.c keeps in modification order. */
+static inline int64_t ravel__value_of(const unsigned char *b, unsigned size)
+{
+    switch (size) {
+    case 1: { int8_t v; memcpy(&v, b, 1); return v; }
+    case 2: { int16_t v; memcpy(&v, b, 2); return v; }
+    case 4: { int32_t v; memcpy(&v, b, 4); return v; }
+    default: { int64_t v; memcpy(&v, b, 8); return v; }
+    }
+}
+
 /* x86-TSO store buffers (tso.c, --memory-model tso).
  * ravel__tso_store: the calling thread's store event ev was buffered by
  * the model (flag RAVEL__EV_BUFFERED): keep its bytes (size <= 16, val

@@ -162,16 +162,6 @@ static void write_memory(uint64_t addr, unsigned size,
     }
 }
 
-static int64_t value_of(const unsigned char *b, unsigned size)
-{
-    switch (size) {
-    case 1: { int8_t v; memcpy(&v, b, 1); return v; }
-    case 2: { int16_t v; memcpy(&v, b, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, b, 4); return v; }
-    default: { int64_t v; memcpy(&v, b, 8); return v; }
-    }
-}
-
 void ravel__tso_store(struct ravel__worker *w, struct ravel__event *ev,
                       const volatile void *a, unsigned size, const void *val,
                       int mo)
@@ -229,7 +219,7 @@ int64_t ravel__tso_load(struct ravel__worker *w, struct ravel__event *ev,
         }
     }
     memcpy(out, b, size);
-    return value_of(b, size);
+    return ravel__value_of(b, size);
 }
 
 void ravel__tso_flushed(struct ravel__exec *x, uint32_t p,
@@ -241,7 +231,7 @@ void ravel__tso_flushed(struct ravel__exec *x, uint32_t p,
     RAVEL__CHECK(pt->sb_n > 0);
     write_memory(b[0].addr, b[0].size, b[0].bytes);
     ev->pc = b[0].pc;
-    ev->value = value_of(b[0].bytes, b[0].size);
+    ev->value = ravel__value_of(b[0].bytes, b[0].size);
     ev->value2 = b[0].event;
     pt->sb_n--;
     memmove(b, b + 1, pt->sb_n * sizeof *b);
