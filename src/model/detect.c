@@ -27,17 +27,21 @@
  * The access path is where the time goes (every plain access of the
  * program comes here), so it is built for the cache and for few
  * instructions:
- *   - a cell is 12 bytes: the access's pc and stack id are interned as
- *     one origin (a hash table for the life of the process, behind a
- *     direct-mapped cache keyed by the pair), looked up only when a cell
- *     is written; a granule is 40 bytes, half what it was with the pc
- *     and stack inline, so a loop over an array moves half the shadow
- *     through the cache;
+ *   - the access's pc and stack id are interned as one 21-bit origin (a
+ *     hash table for the life of the process, behind a direct-mapped
+ *     cache keyed by the pair), looked up only when a cell is written;
+ *     a cell is then one 64-bit word (thread, free bit, origin, epoch)
+ *     and a granule 32 bytes with its masks and kinds in a header word:
+ *     four bytes of shadow per byte of memory, every granule within
+ *     one cache line (it was 40 bytes, a line and a part of the next
+ *     for 3 granules in 8, and 80 before origins);
  *   - leaves are found through a 16-entry direct-mapped cache before
  *     the two-level table;
- *   - the common "nothing to do" case is tested by the access hooks
- *     (ravel__det_nothing_new, inlined from detect.h), before any call
- *     into the detector;
+ *   - the common "nothing to do" case of a read is tested by the read
+ *     hooks (ravel__det_read_nothing_new, inlined from detect.h), before
+ *     any call into the detector, and ravel__det_read does not test it
+ *     again; a write goes to the detector directly (in a new epoch, the
+ *     common case, it must);
  *   - otherwise one pass over the three cells checks, forgets and picks
  *     the cell to record in, with the kind of a plain read or write a
  *     compile-time constant (ravel__det_read, ravel__det_write, which

@@ -54,9 +54,10 @@
  * keep the clocks released into them.
  *
  * Shadow memory. Memory is shadowed in 8-byte granules. A granule holds
- * up to three *cells*: (thread, epoch, byte mask, read/write/free,
+ * up to three *cells*: (thread, epoch, byte mask, read/write/free/atomic,
  * origin), the origin being the access's (pc, stack) interned as one
- * 32-bit number, so a cell is 12 bytes. For every byte, the cells covering it are the last write and
+ * 21-bit number, so a cell is one 64-bit word plus its mask and kind in
+ * the granule's header word (32 bytes a granule). For every byte, the cells covering it are the last write and
  * the reads since then that are not ordered with each other (FastTrack's
  * read set), so an access checks only those, and partial overlaps (two
  * ints sharing a granule, an unaligned access straddling two) are exact.
@@ -66,7 +67,7 @@
  * a two-level table on the address and allocated on first touch:
  *
  *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
- *     granule (40 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *     granule (32 bytes)             a leaf shadows 64 KiB (8192 granules)
  *
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline check,
