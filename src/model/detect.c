@@ -27,17 +27,21 @@
  * The access path is where the time goes (every plain access of the
  * program comes here), so it is built for the cache and for few
  * instructions:
- *   - a cell is 12 bytes: the access's pc and stack id are interned as
- *     one origin (a hash table for the life of the process, behind a
- *     direct-mapped cache keyed by the pair), looked up only when a cell
- *     is written; a granule is 40 bytes, half what it was with the pc
- *     and stack inline, so a loop over an array moves half the shadow
- *     through the cache;
+ *   - the access's pc and stack id are interned as one 21-bit origin (a
+ *     hash table for the life of the process, behind a direct-mapped
+ *     cache keyed by the pair), looked up only when a cell is written;
+ *     a cell is then one 64-bit word (thread, free bit, origin, epoch)
+ *     and a granule 32 bytes with its masks and kinds in a header word:
+ *     four bytes of shadow per byte of memory, every granule within
+ *     one cache line (it was 40 bytes, a line and a part of the next
+ *     for 3 granules in 8, and 80 before origins);
  *   - leaves are found through a 16-entry direct-mapped cache before
  *     the two-level table;
- *   - the common "nothing to do" case is tested by the access hooks
- *     (ravel__det_nothing_new, inlined from detect.h), before any call
- *     into the detector;
+ *   - the common "nothing to do" case of a read is tested by the read
+ *     hooks (ravel__det_read_nothing_new, inlined from detect.h), before
+ *     any call into the detector, and ravel__det_read does not test it
+ *     again; a write goes to the detector directly (in a new epoch, the
+ *     common case, it must);
  *   - otherwise one pass over the three cells checks, forgets and picks
  *     the cell to record in, with the kind of a plain read or write a
  *     compile-time constant (ravel__det_read, ravel__det_write, which
@@ -66,14 +70,18 @@
  * them, never invent one (see clock_of). */
 #define ARENA_CLOCKS 4096
 
-_Static_assert(sizeof(struct ravel__det_granule) == 40, "a granule is 40 bytes");
+_Static_assert(sizeof(struct ravel__det_granule) == 32, "a granule is 32 bytes");
+_Static_assert(sizeof(uint32_t) * RAVEL__DET_LEAF_PAGES % 32 == 0,
+               "granules are 32-byte aligned in a page-aligned leaf");
+_Static_assert(RAVEL__MAX_THREADS <= 1u << (64 - RAVEL__DET_TID_SHIFT),
+               "a thread index fits its 10 bits of a cell");
 
 /* Origins: every distinct (pc, stack) pair a cell recorded, for the life
  * of the process (like the runtime's stack depot: test programs have far
  * fewer access sites and call paths). Origin 0 is (0, 0), also what a
  * full table answers: a report then lacks the earlier access's location,
  * and cells of different sites may merge (neither can invent a race). */
-#define ORIGINS (1u << 22)
+#define ORIGINS (1u << RAVEL__DET_ORIGIN_BITS)
 #define ORIGIN_HASH (ORIGINS * 2)
 #define ORIGIN_CACHE 4096
 
@@ -642,41 +650,51 @@ static inline __attribute__((always_inline)) bool
 granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t gaddr,
                uint32_t t, uint8_t mask, uint8_t flags, uint64_t pc,
                uint32_t stack, uint32_t *origin, struct ravel__det_hit *hit,
-               bool report)
+               bool report, bool checked)
 {
     uint32_t gi = (uint32_t)((gaddr >> 3) & (LEAF_GRANULES - 1));
     struct ravel__det_granule *g = &l->g[gi];
     uint32_t epoch = d->hot.thr[t].c[t];
+    uint64_t who = ravel__det_who(t, epoch);
     bool write = flags & RAVEL__DET_WRITE;
     bool atomic = flags & RAVEL__DET_ATOMIC;
+    /* The cell kind of this access (2 bits), and its free bit. */
+    unsigned kind = (write ? RAVEL__DET_K_WRITE : 0u) |
+                    (atomic ? RAVEL__DET_K_ATOMIC : 0u);
+    uint64_t freebit = (flags & RAVEL__DET_FREE) ? RAVEL__DET_FREE_BIT : 0;
     uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
     if (g->stamp < d->hot.exec_start || g->stamp < pstamp) {
-        g->c[0].mask = g->c[1].mask = g->c[2].mask = 0;
+        g->mask[0] = g->mask[1] = g->mask[2] = 0;
         g->stamp = d->gen;
     }
+    unsigned kinds = g->kinds;
     /* Fast path (loops hit it): an access of this thread in this epoch
      * already covers these bytes. A read is then nothing new (anything
      * racing with it races with that access, at the same point of the
      * thread's history); a write neither, if it was a write and no other
-     * thread's access to these bytes came since. */
+     * thread's access to these bytes came since. `checked`: the caller
+     * has just asked ravel__det_read_nothing_new, which tests exactly this
+     * on the same granule, and was told no. */
     uint8_t others = 0;
     int own = -1;
-    for (unsigned i = 0; i < CELLS; i++) {
-        const struct ravel__det_pcell *c = &g->c[i];
-        if (!(c->mask & mask))
+    for (unsigned i = 0; i < CELLS && !checked; i++) {
+        uint8_t cm = g->mask[i];
+        if (!(cm & mask))
             continue;
-        if (c->tid != t)
-            others |= c->mask;
-        else if (c->clock == epoch && (c->mask & mask) == mask &&
-                 (!write || (c->flags & RAVEL__DET_WRITE)) &&
-                 (atomic || !(c->flags & RAVEL__DET_ATOMIC)))
+        uint64_t c = g->cell[i];
+        unsigned ck = (kinds >> (2 * i)) & 3u;
+        if ((c >> RAVEL__DET_TID_SHIFT) != t)
+            others |= cm;
+        else if ((c & RAVEL__DET_WHO_MASK) == who && (cm & mask) == mask &&
+                 (!write || (ck & RAVEL__DET_K_WRITE)) &&
+                 (atomic || !(ck & RAVEL__DET_K_ATOMIC)))
             own = (int)i;
     }
     if (own >= 0 && (!write || !(others & mask)))
         return false;
     if (*origin == NO_ORIGIN)
         *origin = origin_of(d, pc, stack);
-    uint32_t org = *origin;
+    uint64_t mine = who | freebit | (uint64_t)*origin << RAVEL__DET_ORIGIN_SHIFT;
     const uint32_t *clk = d->hot.thr[t].c;
     /*
      * One pass over the cells. First the check: the first cell (in
@@ -695,50 +713,61 @@ granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t ga
      */
     bool raced = false;
     int free_slot = -1, oldest_read = -1, same = -1;
+    uint32_t oldest_clock = 0;
     for (unsigned i = 0; i < CELLS; i++) {
-        struct ravel__det_pcell *c = &g->c[i];
-        uint8_t cm = c->mask;
+        uint8_t cm = g->mask[i];
+        uint64_t c = g->cell[i];
+        unsigned ck = (kinds >> (2 * i)) & 3u;
+        uint32_t cclock = (uint32_t)c;
         if (cm & mask) {
-            bool cw = c->flags & RAVEL__DET_WRITE;
-            bool ca = c->flags & RAVEL__DET_ATOMIC;
-            bool before = c->tid == t || c->clock <= clk[c->tid];
+            bool cw = ck & RAVEL__DET_K_WRITE;
+            bool ca = ck & RAVEL__DET_K_ATOMIC;
+            uint32_t ctid = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
+            bool before = ctid == t || cclock <= clk[ctid];
             if (!raced && !before && (write || cw) && !(atomic && ca)) {
                 raced = true;
                 if (report) {
-                    const struct origin *o = &d->org[c->origin];
-                    struct ravel__det_cell full = {c->clock, c->tid, cm,
-                                                   c->flags, o->stack, 0,
-                                                   o->pc};
+                    uint32_t co = (uint32_t)(c >> RAVEL__DET_ORIGIN_SHIFT) &
+                                  ((1u << RAVEL__DET_ORIGIN_BITS) - 1);
+                    const struct origin *o = &d->org[co];
+                    uint8_t cf = (uint8_t)((cw ? RAVEL__DET_WRITE : 0) |
+                                           (ca ? RAVEL__DET_ATOMIC : 0) |
+                                           ((c & RAVEL__DET_FREE_BIT)
+                                                ? RAVEL__DET_FREE
+                                                : 0));
+                    struct ravel__det_cell full = {cclock, (uint16_t)ctid, cm,
+                                                   cf, o->stack, 0, o->pc};
                     hit->prev = full;
                     hit->prev_addr = gaddr + (uint64_t)__builtin_ctz(cm);
                     hit->prev_size = (uint32_t)__builtin_popcount(cm);
                 }
             }
             if ((!atomic || ca) && (write || (!cw && before)))
-                c->mask = cm = (uint8_t)(cm & ~mask);
+                g->mask[i] = cm = (uint8_t)(cm & ~mask);
         }
         if (!cm) {
             if (free_slot < 0)
                 free_slot = (int)i;
-        } else if (c->tid == t && c->clock == epoch && c->flags == flags &&
-                   c->origin == org) {
+        } else if (c == mine && ck == kind) {
             same = (int)i;
-        } else if (!(c->flags & RAVEL__DET_WRITE) &&
-                   (oldest_read < 0 ||
-                    c->clock < g->c[oldest_read].clock)) {
+        } else if (!(ck & RAVEL__DET_K_WRITE) &&
+                   (oldest_read < 0 || cclock < oldest_clock)) {
             oldest_read = (int)i;
+            oldest_clock = cclock;
         }
     }
     if (same >= 0) {
-        g->c[same].mask |= mask;
+        g->mask[same] |= mask;
     } else {
         /* Full of unordered reads (and a write): forget the oldest read.
          * That can miss a race; it cannot invent one. */
         int slot = free_slot >= 0 ? free_slot
                    : oldest_read >= 0 ? oldest_read
                                       : 0;
-        struct ravel__det_pcell n = {epoch, org, (uint16_t)t, mask, flags};
-        g->c[slot] = n;
+        g->cell[slot] = mine;
+        g->mask[slot] = mask;
+        g->kinds = (uint8_t)((kinds & ~(3u << (2 * slot))) |
+                             kind << (2 * slot));
     }
     g->stamp = d->gen;
     return raced;
@@ -749,15 +778,24 @@ granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t ga
 static inline __attribute__((always_inline)) bool
 plain_one(struct ravel__detector *d, uint32_t t, uint64_t addr,
           uint64_t size, uint8_t flags, uint64_t pc, uint32_t stack,
-          struct ravel__det_hit *hit)
+          struct ravel__det_hit *hit, bool checked)
 {
     uint32_t origin = NO_ORIGIN;
-    struct ravel__det_leaf *l = leaf_get(d, addr, true);
+    /* `checked`: ravel__det_read_nothing_new just said no. If the leaf
+     * is in the cache it looked at this granule (it reads the same cache,
+     * and nothing ran in between): its answer stands, and the own-cell
+     * test is not repeated. A leaf found through the tables it did not
+     * look at. */
+    const struct ravel__det_leaf_cached *e =
+        &d->hot.leaf[(addr >> LEAF_BITS) & (LEAF_CACHE - 1)];
+    bool cached = e->leaf && e->base == addr >> LEAF_BITS;
+    struct ravel__det_leaf *l =
+        cached ? e->leaf : leaf_lookup(d, addr, true);
     if (RAVEL__UNLIKELY(!l))
         return false; /* out of memory: not checked */
     uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
     return granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
-                          stack, &origin, hit, true);
+                          stack, &origin, hit, true, checked && cached);
 }
 
 bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
@@ -765,7 +803,7 @@ bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
                      struct ravel__det_hit *hit)
 {
     if (RAVEL__LIKELY(size - 1 < 8 && (addr & 7) + size <= 8))
-        return plain_one(d, t, addr, size, 0, pc, stack, hit);
+        return plain_one(d, t, addr, size, 0, pc, stack, hit, true);
     return ravel__det_access(d, t, addr, size, 0, pc, stack, hit);
 }
 
@@ -775,7 +813,7 @@ bool ravel__det_write(struct ravel__detector *d, uint32_t t, uint64_t addr,
 {
     if (RAVEL__LIKELY(size - 1 < 8 && (addr & 7) + size <= 8))
         return plain_one(d, t, addr, size, RAVEL__DET_WRITE, pc, stack,
-                         hit);
+                         hit, false);
     return ravel__det_access(d, t, addr, size, RAVEL__DET_WRITE, pc, stack,
                              hit);
 }
@@ -793,7 +831,7 @@ bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
             return false; /* out of memory: not checked */
         uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
         return granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
-                              stack, &origin, hit, true);
+                              stack, &origin, hit, true, false);
     }
     bool raced = false;
     uint64_t end = addr + size;
@@ -809,7 +847,7 @@ bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
         if (!l)
             return raced; /* out of memory: not checked */
         if (granule_access(d, l, addr & ~(uint64_t)7, t, mask, flags, pc,
-                           stack, &origin, hit, !raced))
+                           stack, &origin, hit, !raced, false))
             raced = true;
         addr += n;
     }

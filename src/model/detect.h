@@ -54,9 +54,10 @@
  * keep the clocks released into them.
  *
  * Shadow memory. Memory is shadowed in 8-byte granules. A granule holds
- * up to three *cells*: (thread, epoch, byte mask, read/write/free,
+ * up to three *cells*: (thread, epoch, byte mask, read/write/free/atomic,
  * origin), the origin being the access's (pc, stack) interned as one
- * 32-bit number, so a cell is 12 bytes. For every byte, the cells covering it are the last write and
+ * 21-bit number, so a cell is one 64-bit word plus its mask and kind in
+ * the granule's header word (32 bytes a granule). For every byte, the cells covering it are the last write and
  * the reads since then that are not ordered with each other (FastTrack's
  * read set), so an access checks only those, and partial overlaps (two
  * ints sharing a granule, an unaligned access straddling two) are exact.
@@ -66,11 +67,11 @@
  * a two-level table on the address and allocated on first touch:
  *
  *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
- *     granule (40 bytes)             a leaf shadows 64 KiB (8192 granules)
+ *     granule (32 bytes)             a leaf shadows 64 KiB (8192 granules)
  *
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline check,
- * ravel__det_nothing_new, which settles most of a loop's accesses
+ * ravel__det_read_nothing_new, which settles most of a loop's reads
  * without a call into the detector.
  *
  * Forgetting. Nothing is cleared between executions: every granule
@@ -131,23 +132,42 @@ struct ravel__detector;
                                       RAVEL__DET_PAGE_BITS))
 #define RAVEL__DET_LEAF_CACHE 16 /* direct-mapped cache of leaf lookups */
 
-/* A remembered access, packed in 12 bytes: the code location and stack
- * are interned together as one `origin` (detect.c), so a granule is 40
- * bytes - half what it was with them inline, so half the memory traffic
- * of a loop over an array, and mostly one cache line for a scattered
- * access. */
-struct ravel__det_pcell {
-    uint32_t clock;  /* the thread's epoch when it accessed */
-    uint32_t origin; /* (pc, stack), interned */
-    uint16_t tid;    /* model thread index */
-    uint8_t mask;    /* bytes of the granule it covers (0: empty cell) */
-    uint8_t flags;   /* RAVEL__DET_* */
-};
+/*
+ * A granule: 32 bytes, so that (leaves being page-aligned, the granules
+ * after a 64-byte header) every granule lies in one cache line and a
+ * loop over an array moves 4 bytes of shadow per byte of memory. The
+ * header word holds the stamp, each cell's byte mask and each cell's
+ * kind (2 bits: bit 0 write, bit 1 atomic); each cell is one 64-bit word:
+ *
+ *     bits 63..54  thread (model thread index, < RAVEL__MAX_THREADS)
+ *     bit  53      free (a free() or moving realloc(), always a write)
+ *     bits 52..32  origin: the code location and stack, interned
+ *     bits 31..0   the thread's epoch when it accessed
+ *
+ * so "this thread, this epoch" is one compare of a masked word. A cell
+ * whose mask is 0 is empty.
+ */
+#define RAVEL__DET_TID_SHIFT 54
+#define RAVEL__DET_FREE_BIT (1ull << 53)
+#define RAVEL__DET_ORIGIN_SHIFT 32
+#define RAVEL__DET_ORIGIN_BITS 21
+#define RAVEL__DET_WHO_MASK (~0ull << RAVEL__DET_TID_SHIFT | 0xffffffffull)
+#define RAVEL__DET_K_WRITE 1u
+#define RAVEL__DET_K_ATOMIC 2u
 
 struct ravel__det_granule {
     uint32_t stamp; /* generation when last written; older: empty */
-    struct ravel__det_pcell c[RAVEL__DET_CELLS];
+    uint8_t mask[RAVEL__DET_CELLS]; /* bytes each cell covers */
+    uint8_t kinds;  /* 2 bits per cell: RAVEL__DET_K_* */
+    uint64_t cell[RAVEL__DET_CELLS];
 };
+
+/* The word of thread t at epoch e, for comparing with a cell's
+ * (cell & RAVEL__DET_WHO_MASK). */
+static inline uint64_t ravel__det_who(uint32_t t, uint32_t e)
+{
+    return (uint64_t)t << RAVEL__DET_TID_SHIFT | e;
+}
 
 struct ravel__det_leaf {
     uint32_t page_stamp[RAVEL__DET_LEAF_PAGES]; /* reset of a 4 KiB page */
@@ -174,22 +194,24 @@ struct ravel__det_hot {
 };
 
 /*
- * Would ravel__det_access(d, t, addr, size, write ? WRITE : 0, ...) find
- * nothing to do - no race possible, nothing to record? True when a cell
- * of thread t in its current epoch already covers the bytes (as a write,
- * for a write, with no other thread's access to them since): the access
- * adds nothing to the history (anything racing with it races with that
- * one at the same point of the thread's history). It reads the shadow
- * only, so calling the full access after a false answer gives the same
- * result as calling it alone: this is the hooks' fast path (a loop's
- * second and later touches of an element), with no call into the
- * detector, no origin lookup and no write. Only accesses of 1 to 8 bytes within one
- * granule whose leaf is in the lookup cache; false otherwise.
+ * Would a plain read by thread t of [addr, addr+size) find nothing to do
+ * in ravel__det_access - no race possible, nothing to record? True when a
+ * cell of thread t in its current epoch already covers the bytes: the
+ * read adds nothing to the history (anything racing with it races with
+ * that access, at the same point of the thread's history). It reads the
+ * shadow only, so calling ravel__det_read after a false answer gives the
+ * same result as ravel__det_access alone: this is the read hooks' fast
+ * path (a loop reading back what it wrote, or reading a value twice),
+ * with no call into the detector. Only accesses of 1 to 8 bytes within
+ * one granule whose leaf is in the lookup cache; false otherwise.
+ *
+ * Writes have no such test inline: a write in a new epoch, the common
+ * case, needs the detector anyway, and one it repeats is found by the
+ * detector's own first test (an array loop's writes would pay for both).
  */
 static inline __attribute__((always_inline)) bool
-ravel__det_nothing_new(const struct ravel__detector *d,
-                                          uint32_t t, uint64_t addr,
-                                          uint64_t size, bool write)
+ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
+                            uint64_t addr, uint64_t size)
 {
     const struct ravel__det_hot *h = (const struct ravel__det_hot *)d;
     uint64_t off = addr & 7;
@@ -207,31 +229,15 @@ ravel__det_nothing_new(const struct ravel__detector *d,
     if (stamp < h->exec_start ||
         stamp < l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)])
         return false; /* stale: the full access clears it */
-    uint32_t epoch = h->thr[t].c[t];
+    uint64_t who = ravel__det_who(t, h->thr[t].c[t]);
     uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
-    if (!write) { /* a read: any covering cell of its own settles it */
-        for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
-            const struct ravel__det_pcell *c = &g->c[i];
-            if (c->clock == epoch && c->tid == t &&
-                (c->mask & mask) == mask && !(c->flags & RAVEL__DET_ATOMIC))
-                return true;
-        }
-        return false;
-    }
-    uint8_t others = 0;
-    bool own = false;
-    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
-        const struct ravel__det_pcell *c = &g->c[i];
-        if (!(c->mask & mask))
-            continue;
-        if (c->tid != t)
-            others |= c->mask;
-        else if (c->clock == epoch && (c->mask & mask) == mask &&
-                 (!write || (c->flags & RAVEL__DET_WRITE)) &&
-                 !(c->flags & RAVEL__DET_ATOMIC))
-            own = true;
-    }
-    return own && (!write || !(others & mask));
+    unsigned kinds = g->kinds;
+    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
+        if ((g->cell[i] & RAVEL__DET_WHO_MASK) == who &&
+            (g->mask[i] & mask) == mask &&
+            !((kinds >> (2 * i)) & RAVEL__DET_K_ATOMIC))
+            return true;
+    return false;
 }
 
 /* A detector for executions of up to max_objects model objects; NULL
@@ -286,8 +292,10 @@ bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint8_t flags, uint64_t pc,
                        uint32_t stack, struct ravel__det_hit *hit);
 
-/* The same for a plain read or write, the kind fixed (the access hooks'
- * entry points: a little faster than the general one). */
+/* The same for a plain read or write, the kind fixed: the access hooks'
+ * entry points. ravel__det_read is to be called only right after
+ * ravel__det_read_nothing_new answered false for the same access (it
+ * does not repeat that test). */
 bool ravel__det_read(struct ravel__detector *d, uint32_t t, uint64_t addr,
                      uint64_t size, uint64_t pc, uint32_t stack,
                      struct ravel__det_hit *hit);

@@ -18,11 +18,13 @@
  * The plain-access hooks are the hottest code in ravel (a loop over an
  * array calls one per element). Inline they only count the access and
  * return when the thread runs alone (nothing can race with it then), so
- * that a sequential phase costs what counting costs. Otherwise one call
- * (race_read or race_write, the kind a constant) tests on the shadow
- * itself whether the thread's own access of this epoch already covers
- * the bytes (ravel__det_nothing_new), which settles most of a loop's
- * accesses, and only then runs the detector (ravel__det_read/write).
+ * that a sequential phase costs what counting costs. Otherwise a read
+ * first tests inline, on the shadow itself, whether the thread's own
+ * access of this epoch already covers the bytes
+ * (ravel__det_read_nothing_new), which settles most of a loop's reads
+ * with no call; then one call (race_read or race_write, the kind a
+ * constant) runs the detector (ravel__det_read/write), whose own first
+ * test settles a repeated write.
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
@@ -119,14 +121,15 @@ RAVEL__EXPORT void __tsan_ignore_thread_end(void)
 
 /* ---- plain accesses -------------------------------------------------- */
 
-/* The detector's side of a plain access by a thread that is not alone:
- * the inline check, then the detector. Out of line (one copy per kind),
+/* The detector's side of a plain access by a thread that is not alone
+ * (after the read hooks' inline test): out of line, one copy per kind,
  * so that the hooks themselves stay as short as counting needs when the
  * thread runs alone. */
 static inline __attribute__((always_inline)) void
-race_check(struct ravel__worker *w, struct ravel__thread *th, const void *a,
-           uint64_t size, bool write, uint64_t pc)
+race_check(struct ravel__worker *w, const void *a, uint64_t size, bool write,
+           uint64_t pc)
 {
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     /* Not when the thread is in an ignore section or accesses may be
      * promoted to steps: ravel__race_access decides those. */
     if (RAVEL__UNLIKELY(th->ignore ||
@@ -134,11 +137,7 @@ race_check(struct ravel__worker *w, struct ravel__thread *th, const void *a,
         ravel__race_access(w, a, size, write, pc);
         return;
     }
-    /* Most accesses of a loop find their own earlier access of this
-     * epoch covering them: nothing to check or record (detect.h). */
     uint64_t addr = (uint64_t)(uintptr_t)a;
-    if (ravel__det_nothing_new(ravel__race_det, w->slot, addr, size, write))
-        return;
     struct ravel__det_hit hit;
     if (RAVEL__UNLIKELY(
             write ? ravel__det_write(ravel__race_det, w->slot, addr, size, pc,
@@ -151,13 +150,13 @@ race_check(struct ravel__worker *w, struct ravel__thread *th, const void *a,
 static __attribute__((noinline)) void
 race_read(struct ravel__worker *w, const void *a, uint64_t size, uint64_t pc)
 {
-    race_check(w, &ravel__rt.x->threads[w->slot], a, size, false, pc);
+    race_check(w, a, size, false, pc);
 }
 
 static __attribute__((noinline)) void
 race_write(struct ravel__worker *w, const void *a, uint64_t size, uint64_t pc)
 {
-    race_check(w, &ravel__rt.x->threads[w->slot], a, size, true, pc);
+    race_check(w, a, size, true, pc);
 }
 
 static inline __attribute__((always_inline)) void
@@ -177,10 +176,20 @@ plain_access(const void *a, uint64_t size, bool write, uint64_t pc)
     } else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
         ravel__quiet_read(w, a, pc); /* src/rt/race/plain_spin.c */
     if (ravel__race_on && !ravel__race_alone) {
-        if (write)
+        if (write) {
             race_write(w, a, size, pc);
-        else
-            race_read(w, a, size, pc);
+            return;
+        }
+        /* Most reads of a loop find their own earlier access of this
+         * epoch covering them: nothing to check or record, and no call
+         * (detect.h). Not when accesses may be promoted to steps (a
+         * promoted read is a step even when it is nothing new); in an
+         * ignore section nothing new is nothing to ignore either. */
+        if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc)) &&
+            ravel__det_read_nothing_new(ravel__race_det, w->slot,
+                                        (uint64_t)(uintptr_t)a, size))
+            return;
+        race_read(w, a, size, pc);
     }
 }
 
