@@ -315,6 +315,9 @@ struct ravel__worker {
     void *tls;           /* its _Thread_local variables while out */
     int saved_errno;
     void **tsd;          /* its pthread_setspecific values */
+    /* race.c: the execution (ravel__race_begin's count) whose thread last
+     * started on this stack; 0 for none */
+    uint64_t race_exec;
 };
 
 /* The worker running on this OS thread (NULL: not one of ravel's). */
