@@ -629,6 +629,9 @@ void ravel__fd_refresh(struct ravel__exec *x);
 void ravel__modules_register(uint64_t pc);
 /* Is pc inside code compiled with ravel's instrumentation? */
 bool ravel__pc_instrumented(uint64_t pc);
+/* How many instrumented modules are known (only grows): a pc found not
+ * instrumented stays so while this does not change. */
+unsigned ravel__modules_count(void);
 /* Is addr in a writable segment of an instrumented module (a global)? */
 /* Is addr in the data of an instrumented module? `where` names it
  * independently of where the module was loaded. */
