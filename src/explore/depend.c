@@ -354,6 +354,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->objs);
     free(hb->clocks);
     free(hb->tindex);
+    free(hb->acc);
     free(hb->per_thread_last);
     free(hb->rel);
     memset(hb, 0, sizeof *hb);
@@ -506,7 +507,9 @@ static void clocks_reserve(struct ravel__hb *hb, uint32_t n, uint32_t stride,
     uint32_t cap = n > hb->cap ? n + n / 2 + 16 : hb->cap;
     uint32_t *nc = realloc(hb->clocks, (size_t)cap * stride * sizeof *nc);
     uint32_t *ti = realloc(hb->tindex, (size_t)cap * sizeof *ti);
-    RAVEL__CHECK(nc && ti);
+    struct ravel__access *ac = realloc(hb->acc, (size_t)cap * sizeof *ac);
+    RAVEL__CHECK(nc && ti && ac);
+    hb->acc = ac;
     if (stride > hb->stride) {
         /* Spread the kept clocks out, last first (they only move up). */
         for (uint32_t e = keep; e-- > 0;) {
@@ -571,8 +574,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         if (nt > hb->nt) /* threads the last analysis did not have */
             memset(clock_of(hb, e) + hb->nt, 0,
                    (nt - hb->nt) * sizeof(uint32_t));
-        struct ravel__access a;
-        ravel__event_access(ev, &a);
+        const struct ravel__access a = hb->acc[e]; /* same event as then */
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = hb_obj(hb, a.obj[k]);
             obj_push(x, o, e, t, a.cls[k]);
@@ -623,6 +625,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
 
         struct ravel__access a;
         ravel__event_access(ev, &a);
+        hb->acc[e] = a;
         /* Dependent predecessors in other threads. */
         uint32_t nc = 0;
         uint32_t need = a.global ? nt : 0;

@@ -173,6 +173,9 @@ struct ravel__hb {
     uint32_t stride;    /* clock slots per event (>= nt) */
     uint32_t *clocks;   /* nevents * stride */
     uint32_t *tindex;   /* event -> its index within its thread (1-based) */
+    /* event -> what it accesses, as last computed: the kept prefix of the
+     * next analysis (its events are this one's) is not classified again */
+    struct ravel__access *acc;
     /* per object: the events that accessed it, in order; model objects
      * first, then thread objects from obj_base */
     struct ravel__hb_obj *objs;

@@ -139,6 +139,16 @@ void ravel__exec_copy(struct ravel__exec *dst, const struct ravel__exec *src)
     memcpy(vchoices, src->vchoices, src->nvchoices * sizeof *vchoices);
 }
 
+static void set_live(struct ravel__exec *x, uint32_t t, bool live)
+{
+    if (t >= 64)
+        return;
+    if (live)
+        x->live |= 1ULL << t;
+    else
+        x->live &= ~(1ULL << t);
+}
+
 void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
 {
     for (uint32_t i = 0; i < x->nobjects; i++)
@@ -149,6 +159,8 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     }
     x->number = number;
     x->nthreads = x->nobjects = x->nevents = x->nvchoices = 0;
+    x->live = 0;
+    x->slow = 0;
     x->section_waiters = 0;
     x->choice_points = 0;
     x->ended = RAVEL__END_NONE;
@@ -172,6 +184,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     strcpy(main_th->name, "1");
     main_th->key = ravel__thread_key(0, 1);
     main_th->state = RAVEL__T_LIVE;
+    x->live = 1;
     main_th->parent = RAVEL__NONE;
     main_th->create_event = RAVEL__NONE;
     main_th->pending.kind = RAVEL__OP_START;
@@ -386,14 +399,57 @@ uint32_t ravel__sb_thread(struct ravel__exec *x, uint32_t t)
     /* Child number 0 is never a program thread's (they count from 1). */
     th->key = ravel__thread_key(p->key, 0);
     th->state = RAVEL__T_LIVE;
+    set_live(x, c, true);
     th->parent = t;
     th->create_event = RAVEL__NONE;
     th->sb_owner = t + 1;
     th->pending.kind = RAVEL__OP_FLUSH;
+    if (c < 64)
+        x->slow |= 1ULL << c; /* enabled by its buffer (not under SC) */
     th->pending.obj = RAVEL__NONE;
     th->pending.obj2 = t; /* whose buffer (src/explore/depend.c) */
     p->sb = c + 1;
     return c;
+}
+
+/* The kinds the switch of resource_enabled below decides (keep the two
+ * together), and a store buffer's flush (never under sequential
+ * consistency): every other kind is enabled whenever its thread is live,
+ * not spin-blocked, not capped, under sequential consistency. */
+bool ravel__op_may_block(uint16_t kind)
+{
+    switch (kind) {
+    case RAVEL__OP_JOIN:
+    case RAVEL__OP_MUTEX_LOCK:
+    case RAVEL__OP_COND_WAKE:
+    case RAVEL__OP_RW_RDLOCK:
+    case RAVEL__OP_SPIN_LOCK:
+    case RAVEL__OP_RW_WRLOCK:
+    case RAVEL__OP_SEM_WAIT:
+    case RAVEL__OP_BARRIER_LEAVE:
+    case RAVEL__OP_ONCE:
+    case RAVEL__OP_SECTION:
+    case RAVEL__OP_FD_READ:
+    case RAVEL__OP_FD_WRITE:
+    case RAVEL__OP_FD_ACCEPT:
+    case RAVEL__OP_FD_POLL:
+    case RAVEL__OP_FD_POLL_ALL:
+    case RAVEL__OP_FLUSH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void ravel__note_pending(struct ravel__exec *x, uint32_t t)
+{
+    if (t >= 64)
+        return;
+    const struct ravel__thread *th = &x->threads[t];
+    if (ravel__op_may_block(th->pending.kind) || th->capped)
+        x->slow |= 1ULL << t;
+    else
+        x->slow &= ~(1ULL << t);
 }
 
 /* Enabled as far as its resource goes: what ravel__op_enabled says
@@ -590,17 +646,11 @@ bool ravel__late_holds(const struct ravel__exec *x)
     return false;
 }
 
-uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out)
+/* --timeouts late, in two passes rather than ravel__op_enabled's scan
+ * per thread. */
+static uint32_t late_enabled(const struct ravel__exec *x, uint32_t *out)
 {
     uint32_t n = 0;
-    if (RAVEL__LIKELY(!x->timeouts_late)) {
-        for (uint32_t t = 0; t < x->nthreads; t++)
-            if (resource_enabled(x, t))
-                out[n++] = t;
-        return n;
-    }
-    /* --timeouts late, in two passes rather than ravel__op_enabled's
-     * scan per thread. */
     uint64_t soonest = UINT64_MAX;
     for (uint32_t t = 0; t < x->nthreads; t++) {
         if (!resource_enabled(x, t))
@@ -616,6 +666,44 @@ uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out)
         if (resource_enabled(x, t) && held_back(x, t) &&
             x->threads[t].wake_at == soonest)
             out[n++] = t;
+    return n;
+}
+
+uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out,
+                        uint64_t *mask)
+{
+    uint32_t n = 0;
+    uint64_t en = 0;
+    if (RAVEL__UNLIKELY(x->timeouts_late)) {
+        n = late_enabled(x, out);
+        for (uint32_t i = 0; i < n; i++)
+            if (out[i] < 64)
+                en |= 1ULL << out[i];
+    } else if (x->nthreads <= 64) {
+        /* Only live threads can be enabled (x->live), in index order;
+         * with no thread spin-blocked (x->spinning counts them) and
+         * sequential consistency, one whose operation never blocks
+         * (not in x->slow) is enabled without looking further. */
+        uint64_t slow = x->slow;
+        if (x->spinning || x->memory_model != RAVEL__MM_SC)
+            slow = ~0ULL;
+        for (uint64_t m = x->live; m; m &= m - 1) {
+            uint32_t t = (uint32_t)__builtin_ctzll(m);
+            if (!(slow & (1ULL << t)) || resource_enabled(x, t)) {
+                out[n++] = t;
+                en |= 1ULL << t;
+            }
+        }
+    } else {
+        for (uint32_t t = 0; t < x->nthreads; t++)
+            if (resource_enabled(x, t)) {
+                out[n++] = t;
+                if (t < 64)
+                    en |= 1ULL << t;
+            }
+    }
+    if (mask)
+        *mask = en;
     return n;
 }
 
@@ -793,9 +881,12 @@ static uint32_t spawn(struct ravel__exec *x, uint32_t parent)
     p->nchildren++;
     th->key = ravel__thread_key(p->key, p->nchildren);
     th->state = RAVEL__T_LIVE;
+    set_live(x, c, true);
     th->parent = parent;
     th->create_event = x->nevents - 1;
     th->pending.kind = RAVEL__OP_START;
+    if (c < 64)
+        x->slow &= ~(1ULL << c);
     th->pending.obj = RAVEL__NONE;
     th->pending.obj2 = RAVEL__NONE;
     return c;
@@ -900,10 +991,13 @@ int ravel__op_apply(struct ravel__exec *x, uint32_t t, ravel__choose_fn choose,
 
     case RAVEL__OP_FINISH:
         th->state = RAVEL__T_FINISHED;
+        set_live(x, t, false);
         /* Its store buffer drained before (the finish waits for it), and
          * nothing will fill it again. */
-        if (th->sb)
+        if (th->sb) {
             x->threads[th->sb - 1].state = RAVEL__T_FINISHED;
+            set_live(x, th->sb - 1, false);
+        }
         th->retval = (uint64_t)op->arg;
         ev->value = op->arg;
         if (th->detached)

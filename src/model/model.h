@@ -438,6 +438,16 @@ struct ravel__exec {
     uint32_t max_events, max_objects, index_mask;
     uint32_t max_vchoices; /* max_events + RAVEL__MAX_VCHOICES */
     uint32_t nthreads, nobjects, nevents, nvchoices;
+    /* Bit t set: thread t (t < 64) is RAVEL__T_LIVE. Kept by model.c,
+     * the only place that changes a thread's state, so that finding the
+     * enabled threads at every step visits the live ones only. */
+    uint64_t live;
+    /* Bit t set: thread t's pending operation is one that may block
+     * (ravel__op_may_block), or t stopped at --max-threads; threads
+     * without it are enabled whenever they are live, no thread spins
+     * and memory is sequentially consistent (ravel__enabled). Set by
+     * ravel__note_pending when a thread publishes its operation. */
+    uint64_t slow;
     uint32_t section_waiters; /* threads with section_wait set */
     uint32_t running;       /* thread holding the baton */
     uint32_t choice_points; /* real choices (more than one option) */
@@ -515,6 +525,13 @@ uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr);
  * --timeouts late, a sleep or a timed wait that would time out is
  * enabled only at its deadline or when nothing else can run. */
 bool ravel__op_enabled(const struct ravel__exec *x, uint32_t t);
+/* Can an operation of this kind ever be disabled (under sequential
+ * consistency, for a live thread that is not spin-blocked or capped)?
+ * The kinds ravel__op_enabled decides by looking further. */
+bool ravel__op_may_block(uint16_t kind);
+/* Thread t just published its pending operation (th->pending): keeps
+ * x->slow. */
+void ravel__note_pending(struct ravel__exec *x, uint32_t t);
 /* Would thread t's pending operation, enabled, be a timed wait that times
  * out (its resource not available now)? The systematic strategies' first
  * choice prefers another thread, as a real timeout comes only after its
@@ -523,8 +540,10 @@ bool ravel__op_times_out(const struct ravel__exec *x, uint32_t t);
 /* --timeouts late: is a thread that could otherwise run held back? */
 bool ravel__late_holds(const struct ravel__exec *x);
 /* Fills out[] with the enabled live threads in creation order; returns
- * how many. out must hold nthreads entries. */
-uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out);
+ * how many. out must hold nthreads entries. With mask, also sets a bit
+ * for each of them below 64. */
+uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out,
+                        uint64_t *mask);
 
 /* Atomic sections (the SECTION operation). Sections are mutually
  * exclusive because a thread in one is never preempted; the section

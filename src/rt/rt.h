@@ -319,6 +319,9 @@ struct ravel__worker {
     void *tls;           /* its _Thread_local variables while out */
     int saved_errno;
     void **tsd;          /* its pthread_setspecific values */
+    /* race.c: the execution (ravel__race_begin's count) whose thread last
+     * started on this stack; 0 for none */
+    uint64_t race_exec;
 };
 
 /* The worker running on this OS thread (NULL: not one of ravel's). */
@@ -653,6 +656,9 @@ void ravel__fd_refresh(struct ravel__exec *x);
 void ravel__modules_register(uint64_t pc);
 /* Is pc inside code compiled with ravel's instrumentation? */
 bool ravel__pc_instrumented(uint64_t pc);
+/* How many instrumented modules are known (only grows): a pc found not
+ * instrumented stays so while this does not change. */
+unsigned ravel__modules_count(void);
 /* Is addr in a writable segment of an instrumented module (a global)? */
 /* Is addr in the data of an instrumented module? `where` names it
  * independently of where the module was loaded. */

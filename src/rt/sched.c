@@ -37,6 +37,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The supervisor's watchdog sees the step counter move. Only the thread
+ * holding the baton writes it (one at a time, handed over with the
+ * baton), so a relaxed load and store do: no locked read-modify-write
+ * at every step. */
+static inline void bump_progress(void)
+{
+    _Atomic uint64_t *p = &ravel__rt.sh->progress;
+    atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
 static void after_wake(struct ravel__worker *w)
 {
     if (w->is_main) {
@@ -241,7 +252,8 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     }
     uint32_t enabled[RAVEL__MAX_THREADS];
     ravel__fd_refresh(x); /* threads waiting on descriptors */
-    uint32_t n = ravel__enabled(x, enabled);
+    uint64_t en_mask;
+    uint32_t n = ravel__enabled(x, enabled, &en_mask);
     if (RAVEL__UNLIKELY(x->timeouts_late) && !ravel__rt.common->late_held &&
         ravel__late_holds(x))
         ravel__rt.common->late_held = 1;
@@ -263,7 +275,7 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
             ravel__end_execution(w);
         }
         ravel__spin_release(x, t);
-        n = ravel__enabled(x, enabled);
+        n = ravel__enabled(x, enabled, &en_mask);
     }
     bool cut;
     if (n == 0 && ravel__stuck_not_deadlocked(x, &cut)) {
@@ -292,6 +304,7 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
             ravel__op_enabled(x, x->threads[me].sb - 1))
             return x->threads[me].sb - 1;
     }
+    uint32_t all = n;
     n = fair_filter(x, enabled, n);
     if (n > 1)
         x->choice_points++;
@@ -311,11 +324,14 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
         !x->threads[next].sb_owner)
         x->next_flags |= RAVEL__EV_PREEMPT;
     if (next < 64) {
-        uint64_t others = 0;
-        for (uint32_t k = 0; k < n; k++)
-            if (enabled[k] != next && enabled[k] < 64)
-                others |= 1ULL << enabled[k];
-        x->threads[next].others_enabled = others;
+        uint64_t others = en_mask; /* fairness dropped none: all of them */
+        if (n != all) {
+            others = 0;
+            for (uint32_t k = 0; k < n; k++)
+                if (enabled[k] < 64)
+                    others |= 1ULL << enabled[k];
+        }
+        x->threads[next].others_enabled = others & ~(1ULL << next);
     }
     return next;
 }
@@ -336,8 +352,7 @@ static void flush_step(struct ravel__worker *w, uint32_t p)
     ravel__tso_flushed(x, p, ev);
     fairness_after(x, p, ev);
     ravel__spin_note(x, p, ev);
-    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
-                              memory_order_relaxed);
+    bump_progress();
 }
 
 /* choose_next, performing the flushes the strategy picks on the way. */
@@ -359,6 +374,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
     uint32_t me = w->slot;
     struct ravel__thread *th = &x->threads[me];
     th->pending = (struct ravel__op){kind, obj, obj2, pc, arg};
+    ravel__note_pending(x, me);
     if (th->spin_n)
         ravel__spin_check(x, me);
     if (ravel__op_selfblock(x, me)) {
@@ -397,8 +413,7 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
         ravel__tool_error(w, "one execution needs more than %d data choices",
                           RAVEL__MAX_VCHOICES);
     }
-    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
-                              memory_order_relaxed);
+    bump_progress();
     *result = rc;
     return ev;
 }
@@ -417,8 +432,7 @@ void ravel__thread_started(struct ravel__worker *w, uint64_t fn_pc)
     int rc = ravel__op_apply(x, me, choose_value, w, &ev);
     RAVEL__CHECK(rc == 0);
     fairness_after(x, me, ev);
-    atomic_fetch_add_explicit(&ravel__rt.sh->progress, 1,
-                              memory_order_relaxed);
+    bump_progress();
 }
 
 /* After the calling thread finished: pass the baton on, or end the

@@ -258,6 +258,11 @@ void ravel__modules_scan(void)
     scan();
 }
 
+unsigned ravel__modules_count(void)
+{
+    return nmods;
+}
+
 bool ravel__pc_instrumented(uint64_t pc)
 {
     for (unsigned i = 0; i < nmods; i++)

@@ -63,6 +63,9 @@ bool ravel__race_alone;
 static void update_alone(const struct ravel__exec *x)
 {
     bool alone = ravel__race_on && ravel__rt.common->npromoted == 0;
+    /* Two live threads or more: not alone, whatever the finished ones. */
+    if (alone && x->nthreads <= 64 && __builtin_popcountll(x->live) > 1)
+        alone = false;
     uint32_t live = 0;
     for (uint32_t t = 0; t < x->nthreads && alone; t++) {
         const struct ravel__thread *th = &x->threads[t];
@@ -210,8 +213,12 @@ void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
         ravel__det_obj_clock_set(ravel__race_det, o, in, n);
 }
 
+/* Executions begun in this process (ravel__race_thread_start). */
+static uint64_t race_execs;
+
 void ravel__race_begin(void)
 {
+    race_execs++;
     if (ravel__race_on)
         ravel__det_begin(ravel__race_det);
     update_alone(ravel__rt.x);
@@ -474,7 +481,14 @@ void ravel__race_thread_start(struct ravel__worker *w)
 {
     if (!ravel__race_on)
         return;
-    if (w->stack_lo && w->stack_hi > w->stack_lo)
+    /* The stack's shadow from earlier executions is forgotten already
+     * (the detector's execution stamp): only a stack that ran another
+     * thread of this execution has accesses to forget. Resetting a whole
+     * 8 MiB stack walks 128 shadow leaves, at every thread start: most of
+     * the race detector's cost in a short execution. */
+    bool reused = w->race_exec == race_execs;
+    w->race_exec = race_execs;
+    if (reused && w->stack_lo && w->stack_hi > w->stack_lo)
         ravel__race_forget(w->stack_lo,
                            (size_t)((char *)w->stack_hi -
                                     (char *)w->stack_lo));
@@ -507,12 +521,38 @@ static void *(*volatile real_memmove)(void *, const void *, size_t,
 static void *(*volatile real_memset)(void *, int, size_t,
                                      size_t) = __memset_chk;
 
+/* Whether a caller's pc is in instrumented code, remembered per pc: most
+ * calls come from a few sites, many of them ravel's own (clearing a
+ * clock, copying an event), which would otherwise search the module
+ * table at every call. A pc once instrumented stays so (modules are
+ * only added); a negative answer holds while no module was added. Used
+ * by the baton holder only. */
+#define CALLER_CACHE 64
+static struct {
+    uint64_t pc;
+    unsigned nmods; /* ravel__modules_count() when looked up */
+    bool instrumented;
+} caller_cache[CALLER_CACHE];
+
+static bool caller_instrumented(uint64_t pc)
+{
+    unsigned nm = ravel__modules_count();
+    __typeof__(caller_cache[0]) *c =
+        &caller_cache[(pc ^ (pc >> 7)) & (CALLER_CACHE - 1)];
+    if (RAVEL__LIKELY(c->pc == pc && (c->instrumented || c->nmods == nm)))
+        return c->instrumented;
+    c->pc = pc;
+    c->nmods = nm;
+    c->instrumented = ravel__pc_instrumented(pc);
+    return c->instrumented;
+}
+
 static inline struct ravel__worker *checked_caller(uint64_t pc, size_t n)
 {
     if (!ravel__race_on || !n)
         return NULL;
     struct ravel__worker *w = ravel__controlled();
-    if (!w || !ravel__pc_instrumented(pc))
+    if (!w || !caller_instrumented(pc))
         return NULL;
     return w;
 }
