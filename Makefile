@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-pbt bench-races bench-hashmap bench-lint bench-unit soak clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-dpor bench-genmc bench-pbt bench-races bench-hashmap bench-lint bench-unit soak clean
 
 all: build
 
@@ -57,6 +57,20 @@ fuzz-smoke: deps
 
 bench: build
 	@scripts/bench $(BUILD)
+
+# The classic DPOR benchmarks as a table (`ravel bench`): rates under sc
+# with three configurations, and the rc11 columns (execution graphs and
+# executions per second under --memory-model rc11, within a budget).
+bench-dpor: build
+	@$(BUILD)/bin/ravel bench
+
+# ravel and GenMC side by side (bench/genmc-side-by-side): builds GenMC
+# from its repository into ~/.cache/ravel-bench on first use (about ten
+# minutes; scripts/install-genmc-deps installs what that needs), falls
+# back to GenMC's published figures, marked, if it cannot.
+bench-genmc: build
+	@scripts/install-genmc-deps
+	@bench/genmc-side-by-side $(BUILD)
 
 # Property-based testing: generated test cases per second (bench/pbt.py).
 bench-pbt: build

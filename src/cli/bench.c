@@ -17,6 +17,18 @@
  * the published times of GenMC and Nidhugg on this kind of machine are
  * shown where the issue that asked for this benchmark gave them.
  *
+ * The rc11 columns explore the same program at the same size once more,
+ * optimal DPOR on one executor under --memory-model rc11, and give the
+ * execution graphs it counted and its executions per second. Every
+ * benchmark uses only seq_cst atomics and locks, so RC11 allows exactly
+ * its sequentially consistent executions and the graph count is checked
+ * against the same published trace count. ravel's RC11 exploration makes
+ * all seq_cst accesses dependent (docs/memory-models.md), so most of these
+ * explorations are far longer than under sc: each gets a budget
+ * (--rc11-budget, seconds, passed to `ravel run --time`), and one that
+ * does not finish in it shows "> N s" and no rate -- the rate of a part
+ * of an exploration is not the rate of the exploration.
+ *
  * The runs are separate processes of this very executable (`ravel run`),
  * so what is measured is exactly what a user gets.
  */
@@ -51,6 +63,7 @@ static const struct bench benches[] = {
 
 struct result {
     bool ok;
+    bool complete; /* the exploration finished (false: stopped by --time) */
     unsigned long executions, traces, blocked;
     double elapsed;
     double program, choices, analysis, restore; /* us per execution */
@@ -67,6 +80,7 @@ void ravel__help_bench(void)
         "SYNOPSIS\n"
         "    ravel bench [--dir DIR] [--jobs N] [--runs N] [--quick] "
         "[--json]\n"
+        "                [--rc11-budget SECONDS]\n"
         "\n"
         "DESCRIPTION\n"
         "    Explores readers(13), lastzero(15), indexer(15), filesystem(19)\n"
@@ -80,6 +94,13 @@ void ravel__help_bench(void)
         "    execution, and restoring the program for the next. Published\n"
         "    times of GenMC and Nidhugg are shown for scale where known.\n"
         "\n"
+        "    The rc11 columns explore each benchmark once more, at the same\n"
+        "    size, with optimal DPOR on one executor under --memory-model\n"
+        "    rc11: the execution graphs counted (checked against the same\n"
+        "    published count: the benchmarks use only seq_cst atomics and\n"
+        "    locks) and executions per second. An exploration that does not\n"
+        "    finish within --rc11-budget seconds shows '> N s' and no rate.\n"
+        "\n"
         "OPTIONS\n"
         "  --dir DIR\n"
         "        Where the benchmark programs are (default: bench/dpor of the\n"
@@ -92,13 +113,18 @@ void ravel__help_bench(void)
         "        1).\n"
         "  --quick\n"
         "        Smaller sizes, for a check that takes seconds.\n"
+        "  --rc11-budget SECONDS\n"
+        "        Time allowed to each rc11 exploration (default 20; 0: no\n"
+        "        rc11 columns).\n"
         "  --json\n"
-        "        One JSON object per line on stdout instead of the table.\n"
+        "        One JSON object per line on stdout instead of the table\n"
+        "        (the rc11 runs have \"memory_model\":\"rc11\").\n"
         "  -h, --help\n"
         "        Show this manual.\n"
         "\n"
         "EXIT STATUS\n"
-        "    0  every trace count was as published\n"
+        "    0  every trace (and finished rc11 graph) count was as "
+        "published\n"
         "    1  a count differed, or a run failed\n"
         "    2  usage error (no benchmark programs found)\n",
         stdout);
@@ -116,7 +142,8 @@ static double json_num(const char *js, const char *key)
 /* Runs `ravel run` on one benchmark and reads its JSON summary. */
 static struct result run_one(const char *self, const char *prog,
                              const char *arg, const char *mode,
-                             const char *jobs)
+                             const char *jobs, const char *model,
+                             const char *budget)
 {
     struct result r;
     memset(&r, 0, sizeof r);
@@ -141,7 +168,7 @@ static struct result run_one(const char *self, const char *prog,
         if (null >= 0)
             dup2(null, 2);
         unsetenv("RAVEL_OPTIONS");
-        const char *args[20];
+        const char *args[24];
         int n = 0;
         args[n++] = self;
         args[n++] = "run";
@@ -156,12 +183,18 @@ static struct result run_one(const char *self, const char *prog,
         args[n++] = mode;
         args[n++] = "--jobs";
         args[n++] = jobs;
+        args[n++] = "--memory-model";
+        args[n++] = model;
+        if (budget) {
+            args[n++] = "--time";
+            args[n++] = budget;
+        }
         args[n++] = "--";
         args[n++] = prog;
         if (arg[0])
             args[n++] = arg;
         args[n] = NULL;
-        char *argv[20];
+        char *argv[24];
         memcpy(argv, args, sizeof argv); /* execv's type; not modified */
         execv(self, argv);
         _exit(127);
@@ -179,12 +212,15 @@ static struct result run_one(const char *self, const char *prog,
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     const char *js = ravel__sb_str(&sb);
+    bool complete = strstr(js, "\"complete\":true") != NULL;
+    /* With a budget, an exploration stopped by it is a result too. */
     if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 ||
-        !strstr(js, "\"complete\":true")) {
+        (!complete && !(budget && strstr(js, "\"complete\":false")))) {
         snprintf(r.error, sizeof r.error, "the run failed (status %d)",
                  WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     } else {
         r.ok = true;
+        r.complete = complete;
         r.executions = (unsigned long)json_num(js, "executions");
         r.traces = (unsigned long)json_num(js, "traces");
         r.blocked = (unsigned long)json_num(js, "blocked");
@@ -212,15 +248,16 @@ static int cmp_double(const void *a, const void *b)
 /* Median over `runs` runs (the other figures are the same every run). */
 static struct result run_median(const char *self, const char *prog,
                                 const char *arg, const char *mode,
-                                const char *jobs, unsigned runs)
+                                const char *jobs, unsigned runs,
+                                const char *model, const char *budget)
 {
     double t[32];
     struct result r;
     memset(&r, 0, sizeof r);
     for (unsigned i = 0; i < runs; i++) {
-        r = run_one(self, prog, arg, mode, jobs);
-        if (!r.ok)
-            return r;
+        r = run_one(self, prog, arg, mode, jobs, model, budget);
+        if (!r.ok || !r.complete)
+            return r; /* a run over budget is not repeated */
         t[i] = r.elapsed;
     }
     qsort(t, runs, sizeof *t, cmp_double);
@@ -228,12 +265,38 @@ static struct result run_median(const char *self, const char *prog,
     return r;
 }
 
+/* The two rc11 cells of a row: blank on the rows without an rc11 run,
+ * the graphs and the rate of a finished exploration, "> N s" (no rate)
+ * for one the budget stopped. */
+static void rc11_cells(const struct result *rc, const char *budget,
+                       char *graphs, char *rate, size_t len)
+{
+    graphs[0] = rate[0] = 0;
+    if (!rc)
+        return;
+    if (!rc->ok) {
+        snprintf(graphs, len, "failed");
+        snprintf(rate, len, "-");
+    } else if (!rc->complete) {
+        snprintf(graphs, len, "-");
+        snprintf(rate, len, "> %s s", budget);
+    } else {
+        snprintf(graphs, len, "%lu", rc->traces);
+        snprintf(rate, len, "%.0f",
+                 rc->elapsed > 0 ? (double)rc->executions / rc->elapsed : 0);
+    }
+}
+
 static void print_row(const char *bench, const char *config,
                       const struct result *r, const struct bench *b,
-                      bool first, bool quick)
+                      bool first, bool quick, const struct result *rc,
+                      const char *budget)
 {
+    char graphs[32], rrate[32];
+    rc11_cells(rc, budget, graphs, rrate, sizeof graphs);
     if (!r->ok) {
-        printf("%-15s %-20s %s\n", first ? bench : "", config, r->error);
+        printf("%-15s %-20s %-72s %11s %10s\n", first ? bench : "", config,
+               r->error, graphs, rrate);
         return;
     }
     double rate = r->elapsed > 0 ? (double)r->executions / r->elapsed : 0;
@@ -242,23 +305,26 @@ static void print_row(const char *bench, const char *config,
         snprintf(ref, sizeof ref, "GenMC %.1f s, Nidhugg %.0f s", b->genmc,
                  b->nidhugg);
     printf("%-15s %-20s %10lu %9lu %9lu %8.2f %9.0f %5.1f %5.1f %5.1f %5.1f"
-           "  %s\n",
+           " %11s %10s  %s\n",
            first ? bench : "", config, r->traces, r->executions, r->blocked,
            r->elapsed, rate, r->program, r->choices, r->analysis, r->restore,
-           ref);
+           graphs, rrate, ref);
 }
 
 static void print_json(const char *bench, const char *mode, const char *jobs,
-                       const struct result *r, unsigned long want)
+                       const char *model, const struct result *r,
+                       unsigned long want)
 {
     printf("{\"benchmark\":\"%s\",\"dpor_mode\":\"%s\",\"jobs\":%s,"
-           "\"ok\":%s,\"traces\":%lu,\"expected_traces\":%lu,"
+           "\"memory_model\":\"%s\",\"ok\":%s,\"complete\":%s,"
+           "\"traces\":%lu,\"expected_traces\":%lu,"
            "\"executions\":%lu,\"blocked\":%lu,\"elapsed_s\":%.3f,"
            "\"profile_us_per_execution\":{\"program\":%.3f,\"choices\":%.3f,"
            "\"analysis\":%.3f,\"restore\":%.3f}}\n",
-           bench, mode, jobs, r->ok ? "true" : "false", r->traces, want,
-           r->executions, r->blocked, r->elapsed, r->program, r->choices,
-           r->analysis, r->restore);
+           bench, mode, jobs, model, r->ok ? "true" : "false",
+           r->complete ? "true" : "false", r->traces, want, r->executions,
+           r->blocked, r->elapsed, r->program, r->choices, r->analysis,
+           r->restore);
 }
 
 int ravel__cmd_bench(int argc, char **argv)
@@ -266,6 +332,7 @@ int ravel__cmd_bench(int argc, char **argv)
     const char *cmd = "bench";
     char dir[PATH_MAX] = "";
     unsigned runs = 1, jobs = 0;
+    unsigned long rc11_budget = 20; /* seconds; 0: no rc11 columns */
     bool quick = false, json = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -276,6 +343,14 @@ int ravel__cmd_bench(int argc, char **argv)
             quick = true;
         } else if (!strcmp(a, "--json")) {
             json = true;
+        } else if (!strcmp(a, "--rc11-budget") && i + 1 < argc) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            rc11_budget = strtoul(v, &end, 10);
+            if (!*v || *end || errno || rc11_budget > 86400)
+                ravel__usage_error(cmd, "--rc11-budget must be a whole "
+                                        "number of seconds, 0 to 86400");
         } else if ((!strcmp(a, "--dir") || !strcmp(a, "--jobs") ||
                     !strcmp(a, "--runs")) &&
                    i + 1 < argc) {
@@ -324,14 +399,18 @@ int ravel__cmd_bench(int argc, char **argv)
     snprintf(jobs_s, sizeof jobs_s, "%u", jobs);
     char par[32];
     snprintf(par, sizeof par, "source, %u jobs", jobs);
+    char budget[24];
+    snprintf(budget, sizeof budget, "%lu", rc11_budget);
 
     if (!json) {
         printf("ravel bench: complete DPOR explorations (median of %u run%s; "
                "time is ravel's own clock)\n\n",
                runs, runs == 1 ? "" : "s");
-        printf("%-15s %-20s %10s %9s %9s %8s %9s %5s %5s %5s %5s  %s\n",
+        printf("%-15s %-20s %10s %9s %9s %8s %9s %5s %5s %5s %5s %11s %10s"
+               "  %s\n",
                "benchmark", "configuration", "traces", "execs", "blocked",
                "time s", "execs/s", "prog", "choic", "analy", "rest",
+               rc11_budget ? "rc11 graphs" : "", rc11_budget ? "rc11 ex/s" : "",
                "published (for scale)");
         printf("%-15s %-20s %10s %9s %9s %8s %9s %23s\n", "", "", "", "", "",
                "", "", "us per execution");
@@ -352,19 +431,28 @@ int ravel__cmd_bench(int argc, char **argv)
         else
             snprintf(label, sizeof label, "%s", b->name);
         struct result res[3] = {
-            run_median(self, prog, arg, "optimal", "1", runs),
-            run_median(self, prog, arg, "source", "1", runs),
-            run_median(self, prog, arg, "source", jobs_s, runs),
+            run_median(self, prog, arg, "optimal", "1", runs, "sc", NULL),
+            run_median(self, prog, arg, "source", "1", runs, "sc", NULL),
+            run_median(self, prog, arg, "source", jobs_s, runs, "sc", NULL),
         };
+        /* The same size again under rc11, optimal DPOR, one executor,
+         * within the budget (one run: an exploration over budget is not
+         * worth repeating, and the rc11 figures are for scale). */
+        struct result rc;
+        memset(&rc, 0, sizeof rc);
+        if (rc11_budget)
+            rc = run_median(self, prog, arg, "optimal", "1", runs, "rc11",
+                            budget);
         static const char *const modes[] = {"optimal", "source", "source"};
         const char *njobs[] = {"1", "1", jobs_s};
         const char *configs[] = {"optimal, 1 job", "source, 1 job", par};
         for (int k = 0; k < 3; k++) {
             const struct result *r = &res[k];
             if (json)
-                print_json(label, modes[k], njobs[k], r, want);
+                print_json(label, modes[k], njobs[k], "sc", r, want);
             else
-                print_row(label, configs[k], r, b, k == 0, quick);
+                print_row(label, configs[k], r, b, k == 0, quick,
+                          k == 0 && rc11_budget ? &rc : NULL, budget);
             if (!r->ok || r->traces != want) {
                 status = 1;
                 if (!json && r->ok)
@@ -372,8 +460,26 @@ int ravel__cmd_bench(int argc, char **argv)
                            "", r->traces, want);
             }
         }
+        if (rc11_budget) {
+            if (json)
+                print_json(label, "optimal", "1", "rc11", &rc, want);
+            if (!rc.ok || (rc.complete && rc.traces != want)) {
+                status = 1;
+                if (!json && rc.ok)
+                    printf("%-15s   ^ %lu execution graphs under rc11, but "
+                           "%lu are published\n",
+                           "", rc.traces, want);
+            }
+        }
         fflush(stdout);
     }
+    if (!json && rc11_budget)
+        printf("\nrc11: the same size explored once more under "
+               "--memory-model rc11 (optimal,\n1 job); graphs: distinct "
+               "execution graphs, checked against the published\ncount (the "
+               "programs are seq_cst only); '> %s s': not finished within\n"
+               "--rc11-budget, so no rate.\n",
+               budget);
     if (!json)
         printf("\nprog: the program and its thread switches; choic: the "
                "strategy's choices;\nanaly: analysing the finished execution "

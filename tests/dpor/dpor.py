@@ -48,12 +48,17 @@ timeouts    timed waits and sleeps (progs/timed_wait.c): a timeout before
             PCT; with --timeouts late they are clean, the guarantee says
             so and is not complete, and a timeout nobody prevents is
             reported and its ticket (which records the mode) replays it
+bench       `ravel bench --quick`: every count as published (exit status
+            0), and its rc11 columns: filesystem(18) finishes under rc11
+            with its 32 execution graphs and a rate; a benchmark whose
+            rc11 exploration the budget stops shows "> N s" and no rate
 
 usage: dpor.py GROUP --ravel BIN --bench DIR --progs DIR
 """
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -89,6 +94,10 @@ COUNTS = [
     ("indexer", 12, 8), ("indexer", 13, 64), ("indexer", 14, 512),
     ("filesystem", 14, 2), ("filesystem", 15, 4), ("filesystem", 16, 8),
     ("filesystem", 17, 16), ("filesystem", 18, 32), ("filesystem", 19, 64),
+    # Two shapes of GenMC's synthetic tests (MPI-SWS/genmc v0.10.3,
+    # tests/correct/synthetic/{casrot,ainc}/expected.sc.mo.in: casrot
+    # 2, 5, 14, 43, 144, 523, 2048, 8597 for N = 2..9; ainc N!).
+    ("casrot", 5, 43), ("casrot", 7, 523), ("ainc", 4, 24), ("ainc", 6, 720),
 ]
 
 
@@ -584,6 +593,50 @@ def group_timeouts(args):
                                env=env)
             check(r.returncode == 1 and "the 2 s wait timed out" in r.stderr,
                   "%s: replay did not repeat the bug: %d %s" % (what, r.returncode, r.stderr[-400:]))
+def group_bench(args):
+    # The table as a user sees it; the rc11 budget is short so that the
+    # benchmarks whose rc11 exploration is long show the "> N s" cell.
+    budget = 3
+    env = dict(os.environ)
+    env.pop("RAVEL_OPTIONS", None)
+    p = subprocess.run([args.ravel, "bench", "--quick", "--dir", args.bench,
+                        "--rc11-budget", str(budget)],
+                       capture_output=True, text=True, timeout=1200, env=env)
+    print(p.stdout)
+    check(p.returncode == 0, "ravel bench --quick: exit %d (a count differed "
+          "or a run failed) %s" % (p.returncode, p.stderr[-500:]))
+    header = [ln for ln in p.stdout.splitlines() if ln.startswith("benchmark")]
+    check(header and "rc11 graphs" in header[0] and "rc11 ex/s" in header[0],
+          "ravel bench: no rc11 columns in the header: %r" % header)
+    # benchmark, "optimal, 1 job", traces, execs, blocked, time, execs/s,
+    # four profile figures, then the two rc11 cells.
+    row = re.compile(r"^(\S+)\s+optimal, 1 job\s+(\d+)\s+(\d+)\s+(\d+)\s+"
+                     r"([\d.]+)\s+(\d+)(?:\s+[\d.]+){4}\s+(\S+)\s+"
+                     r"(> \d+ s|\d+)(?:\s|$)")
+    cells = {}
+    for ln in p.stdout.splitlines():
+        m = row.match(ln)
+        if m:
+            cells[m.group(1)] = (m.group(7), m.group(8))
+    check(len(cells) == 5, "ravel bench: %d benchmarks with rc11 cells, "
+          "expected 5: %r" % (len(cells), cells))
+    fs = cells.get("filesystem(18)")
+    check(fs and fs[0] == "32" and fs[1].isdigit() and int(fs[1]) > 0,
+          "ravel bench: filesystem(18) under rc11 should finish with 32 "
+          "execution graphs and a rate: %r" % (fs,))
+    over = ["%s %r" % (k, v) for k, v in cells.items()
+            if v[1].startswith(">") and (v[1] != "> %d s" % budget or
+                                         v[0] != "-")]
+    check(not over, "ravel bench: an rc11 exploration over budget must show "
+          "'> %d s' and no graph count: %s" % (budget, over))
+    done = ["%s %r" % (k, v) for k, v in cells.items()
+            if v[1].isdigit() and not v[0].isdigit()]
+    check(not done, "ravel bench: a finished rc11 exploration without its "
+          "graph count: %s" % done)
+    check(any(v[1].startswith(">") for v in cells.values()),
+          "ravel bench: every rc11 exploration finished within %d s, which "
+          "the seq_cst benchmarks should not (docs/memory-models.md): %r" %
+          (budget, cells))
 
 
 def main():
@@ -598,7 +651,7 @@ def main():
      "assume": group_assume, "atomic": group_atomic, "sections": group_sections, "stop": group_stop,
      "guarantees": group_guarantees, "spin": group_spin, "spin_O0": group_spin_O0, "spin_broken": group_spin_broken,
      "spin_dfs": group_spin_dfs, "qualified": group_guarantees_qualified,
-     "timeouts": group_timeouts}[args.group](args)
+     "timeouts": group_timeouts, "bench": group_bench}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
