@@ -190,6 +190,9 @@ struct ravel__lane_io {
     uint64_t last_progress;
     uint64_t last_accesses; /* the lone thread's plain accesses then */
     double last_change;
+    /* The watchdog: the running thread's CPU seconds, read once the
+     * lane has been silent for half the watchdog (-1: not read). */
+    double silent_cpu, silent_at;
 };
 
 /* Messages on the executor -> supervisor pipe (the reply is one byte). */

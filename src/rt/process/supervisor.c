@@ -1655,6 +1655,52 @@ static bool computing_alone(struct ravel__lane_io *ln)
     return moved;
 }
 
+/*
+ * The watchdog counts time the executor could use. On a loaded machine a
+ * computing thread may get no processor for longer than --watchdog, and
+ * its silence is no hang. So a thread that is runnable (running, or
+ * waiting for a processor) is a hang only once it has had half the
+ * watchdog's time of processor since its silence was first sampled (at
+ * half the watchdog): a spin that makes no visible operation still is,
+ * later on a busy machine. A thread asleep in a call is a hang at the
+ * watchdog, as before. Best effort: without /proc, every silence is one.
+ */
+/* The running thread's CPU seconds, and whether it is runnable; -1 when
+ * /proc does not say. */
+static double thread_cpu(struct ravel__lane_io *ln, bool *runnable)
+{
+    char path[64], buf[512];
+    pid_t tid = atomic_load(&ln->sh->running_tid);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)ln->child,
+             (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    /* After "(comm)": state, then 10 fields to utime and stime (ticks). */
+    const char *p = strrchr(buf, ')');
+    char state;
+    unsigned long long ut, st;
+    if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                            "%llu %llu", &state, &ut, &st) != 3)
+        return -1;
+    *runnable = state == 'R';
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Silent past the watchdog, but runnable and not yet given the time to
+ * show it is stuck. */
+static bool starved(struct ravel__lane_io *ln, double watchdog)
+{
+    bool runnable = false;
+    double cpu = ln->silent_cpu < 0 ? -1 : thread_cpu(ln, &runnable);
+    return cpu >= 0 && runnable && cpu - ln->silent_cpu < watchdog / 2;
+}
+
 /* The current lane's executor ended (status st) without saying it was
  * done: a crash in an execution (reported; the lane may resume), or a
  * death outside one (a tool error). */
@@ -1681,6 +1727,7 @@ static void lane_died(int st)
         if (after_death()) {
             ravel__spawn_executor(true);
             ln->last_change = ravel__now();
+            ln->silent_at = 0;
         } else {
             ln->done = true;
             sv.stop = true;
@@ -1841,6 +1888,7 @@ phase:
         ravel__spawn_executor(false);
         rt->lanes[l].last_progress = atomic_load(&rt->sh->progress);
         rt->lanes[l].last_change = ravel__now();
+        rt->lanes[l].silent_at = 0;
     }
     double last_line = 0;
     for (;;) {
@@ -1932,6 +1980,16 @@ phase:
                 computing_alone(ln)) {
                 ln->last_progress = prog;
                 ln->last_change = now;
+                ln->silent_at = 0;
+            } else if (rt->opt.watchdog > 0 && !ln->silent_at &&
+                       now - ln->last_change > rt->opt.watchdog / 2) {
+                bool runnable;
+                ln->silent_at = now;
+                ln->silent_cpu = thread_cpu(ln, &runnable);
+            } else if (rt->opt.watchdog > 0 &&
+                       now - ln->last_change > rt->opt.watchdog &&
+                       starved(ln, rt->opt.watchdog)) {
+                /* Not given the time yet: look again. */
             } else if (rt->opt.watchdog > 0 &&
                        now - ln->last_change > rt->opt.watchdog) {
                 ravel__use_lane(l);
@@ -1941,6 +1999,7 @@ phase:
                 if (after_death()) {
                     ravel__spawn_executor(true);
                     ln->last_change = ravel__now();
+                    ln->silent_at = 0;
                 } else {
                     ln->done = true;
                     sv.stop = true;
