@@ -19,7 +19,7 @@ const char *ravel__arrow_kind_name(uint8_t kind)
 {
     static const char *const n[] = {"create", "join",    "lock", "signal",
                                     "sem",    "barrier", "once", "atomic",
-                                    "data"};
+                                    "data",   "read"};
     return kind < RAVEL__COUNT(n) ? n[kind] : "?";
 }
 
@@ -278,9 +278,20 @@ int64_t ravel__graph_edges(const struct ravel__exec *x, uint32_t n,
             if (!o)
                 break;
             /* Under ravel's one-thread-at-a-time execution a read reads
-             * from the last write before it. */
-            if ((ev->flags & RAVEL__EV_ACQUIRE) &&
-                o->last_write != RAVEL__NONE)
+             * from the last write before it - except a load that
+             * --memory-model rc11 let read an older store (ev->aux; the
+             * initial value when none): it synchronises with that store
+             * only, drawn when the store is a release (its release
+             * sequence is not followed here: an arrow may be missing,
+             * none is invented). */
+            if (ev->kind == RAVEL__OP_ATOMIC_LOAD &&
+                x->memory_model == RAVEL__MM_RC11 &&
+                (ev->flags & RAVEL__EV_STALE)) {
+                if ((ev->flags & RAVEL__EV_ACQUIRE) && ev->aux < i &&
+                    (x->events[ev->aux].flags & RAVEL__EV_RELEASE))
+                    push(&e, ev->aux, i, RAVEL__ARROW_ATOMIC, x);
+            } else if ((ev->flags & RAVEL__EV_ACQUIRE) &&
+                       o->last_write != RAVEL__NONE)
                 push(&e, o->release_head, i, RAVEL__ARROW_ATOMIC, x);
             bool writes = ev->kind == RAVEL__OP_ATOMIC_RMW ||
                           (ev->kind == RAVEL__OP_ATOMIC_CAS && ev->aux);

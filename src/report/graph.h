@@ -54,6 +54,11 @@ enum ravel__arrow_kind {
      * ravel__graph_edges/_arrows; the trace picture adds these beside
      * the reduction so a lost or reordered message is visible. */
     RAVEL__ARROW_DATA,
+    /* Not happens-before either: under --memory-model rc11, a load that
+     * did not read the newest store of its location read this one (the
+     * trace picture adds these too; the report's "Weak memory (RC11)"
+     * section says why RC11 allows it). */
+    RAVEL__ARROW_READ,
 };
 
 /* An inter-thread happens-before edge between two events (indices into

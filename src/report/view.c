@@ -336,6 +336,25 @@ static bool build(struct view *v, const struct ravel__exec *x)
         }
     }
     ravel__report_flow_release();
+    /* --memory-model rc11: a load that read an older store than the
+     * newest one, from that store (src/rt/rc11.c flags it). */
+    for (uint32_t i = v->from;
+         x->memory_model == RAVEL__MM_RC11 && i < v->n; i++) {
+        const struct ravel__event *ev = &x->events[i];
+        if (ev->kind != RAVEL__OP_ATOMIC_LOAD ||
+            !(ev->flags & RAVEL__EV_STALE) || ev->aux >= i ||
+            ev->aux < v->from || x->events[ev->aux].thread == ev->thread)
+            continue;
+        if (m == cap) {
+            size_t nc = (size_t)cap * 2 + 8;
+            struct ravel__arrow *g = realloc(a, nc * sizeof *g);
+            if (!g)
+                break;
+            a = g;
+            cap = (int64_t)nc;
+        }
+        a[m++] = (struct ravel__arrow){ev->aux, i, RAVEL__ARROW_READ};
+    }
     v->arrows = a;
     v->narrows = m;
 
@@ -606,11 +625,13 @@ void ravel__view_dot(struct ravel__strbuf *sb,
         uint32_t ti = v.item_of[v.arrows[k].to - v.from];
         if (fi == RAVEL__NONE || ti == RAVEL__NONE)
             continue;
-        if (v.arrows[k].kind == RAVEL__ARROW_DATA)
+        if (v.arrows[k].kind == RAVEL__ARROW_DATA ||
+            v.arrows[k].kind == RAVEL__ARROW_READ)
             ravel__sb_printf(sb, "  n%u -> n%u [color=\"#2a8a3a\", "
                                  "style=dashed, constraint=false, "
-                                 "xlabel=\"data\"];\n",
-                             fi, ti);
+                                 "xlabel=\"%s\"];\n",
+                             fi, ti,
+                             ravel__arrow_kind_name(v.arrows[k].kind));
         else
             ravel__sb_printf(sb, "  n%u -> n%u [color=\"#1f5fbf\", "
                                  "penwidth=1.5, xlabel=\"%s\"];\n",
@@ -987,12 +1008,16 @@ static const char page_script2[] =
     "var x1=(right?fr.right:fr.left)-br.left+box.scrollLeft,"
     "y1=fr.top+fr.height/2-br.top,x2=(right?tr.left:tr.right)-br.left+"
     "box.scrollLeft,y2=tr.top+Math.min(tr.height/2,9)-br.top;\n"
-    "var mx=(x1+x2)/2;var fl=a.kind==='data';var p=S('path',{'class':fl?"
+    "var mx=(x1+x2)/2;var fl=a.kind==='data'||a.kind==='read';"
+    "var p=S('path',{'class':fl?"
     "'flow':'arrow','data-from':a.from,"
     "'data-to':a.to,'data-kind':a.kind,d:'M'+x1+','+y1+' C'+mx+','+y1+' '+"
     "mx+','+y2+' '+x2+','+y2,'marker-end':'url(#ah'+box.id+')'},svg);\n"
-    "S('title',{},p).textContent=fl?'data: step '+a.to+' read what step '"
-    "+a.from+' wrote':a.kind+': step '+a.from+' happens before step '+a.to;"
+    "S('title',{},p).textContent=a.kind==='read'?'read: the load at step '+"
+    "a.to+' read the store of step '+a.from+', not the newest one (see the "
+    "report\\'s Weak memory section)':fl?'data: step '+a.to+' read what "
+    "step '+a.from+' wrote':a.kind+': step '+a.from+' happens before step '+"
+    "a.to;"
     "\n"
     "var lb=S('text',{x:mx+2,y:(y1+y2)/2-2},svg);lb.textContent=a.kind;});"
     "\n"

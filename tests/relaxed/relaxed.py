@@ -44,6 +44,11 @@ races    race detection does not change with the model: a release/acquire
          the store it read (progs/late.c: a data race under rc11 only,
          where the load can read the initial value after the release)
 options  unknown models: one line, exit status 2
+picture  the trace picture of a weak failure (progs/stale.c under rc11,
+         --dot and --html): a "read" arrow from the older store the load
+         read, the synchronisation arrow from that store only, and none
+         from the newer store it skipped; Peterson's load of the initial
+         value gets no arrow from the store it skipped
 
 usage: relaxed.py GROUP --ravel BIN --progs DIR
 """
@@ -367,6 +372,57 @@ def group_races(args):
               f"late under {model}: {kinds}, want {want}")
 
 
+def picture_arrows(args, prog, prog_args):
+    """The failing execution's arrows and steps in its --html picture:
+    ({(from, to): kind}, {step: text}), steps numbered from 1."""
+    with tempfile.TemporaryDirectory() as td:
+        html = os.path.join(td, "p.html")
+        dot = os.path.join(td, "p.dot")
+        p, d = run(args, "--strategy", "dpor", "--memory-model", "rc11",
+                   "--html", html, "--dot", dot, prog=prog,
+                   prog_args=prog_args, ticket_dir=td)
+        if not check(d is not None and d.get("bugs") and os.path.exists(html)
+                     and os.path.exists(dot),
+                     f"{prog} rc11: no failure with a picture: {p.stderr[-800:]}"):
+            return None, None, ""
+        text = open(html).read()
+        arrows = {}
+        for m in re.finditer(r'\{"from":(\d+),"to":(\d+),"kind":"([a-z]+)"\}', text):
+            arrows.setdefault((int(m.group(1)), int(m.group(2))), []).append(m.group(3))
+        steps = {}
+        for line in p.stderr.splitlines():
+            m = re.match(r"\s+(\d+)\s+(.*\S)\s*$", line)
+            if m and "Interleaving" not in line:
+                steps.setdefault(int(m.group(1)), m.group(2))
+        return arrows, steps, open(dot).read()
+
+
+def group_picture(args):
+    arrows, steps, dot = picture_arrows(args, "stale", ())
+    if arrows is not None:
+        one = [s for s, t in steps.items() if "store x := 1" in t]
+        two = [s for s, t in steps.items() if "store x := 2" in t]
+        load = [s for s, t in steps.items() if "load x = 1" in t]
+        if check(one and two and load, f"stale: steps not found: {steps}"):
+            a, b, l = one[0], two[0], load[-1]
+            check("read" in arrows.get((a, l), []),
+                  f"stale: no read arrow {a} -> {l}: {arrows}")
+            check("atomic" in arrows.get((a, l), []),
+                  f"stale: no synchronisation {a} -> {l}: {arrows}")
+            check((b, l) not in arrows,
+                  f"stale: an arrow from the store it skipped ({b}): {arrows}")
+            check('xlabel="read"' in dot, "stale: the DOT picture has no read arrow")
+    arrows, steps, _ = picture_arrows(args, "peterson", ("ra",))
+    if arrows is not None:
+        stale = [s for s, t in steps.items() if re.match(r"load flag(\+4)? = 0", t)]
+        stores = [s for s, t in steps.items() if re.match(r"store flag(\+4)? := 1", t)]
+        for l in stale:
+            for s in stores:
+                if s < l:
+                    check((s, l) not in arrows or "atomic" not in arrows[(s, l)],
+                          f"peterson: synchronisation drawn from {s} into a load of 0 at {l}: {arrows}")
+
+
 def group_options(args):
     for model, words in (("pso", "must be sc, tso or rc11"),
                          ("RC11", "must be sc, tso or rc11")):
@@ -431,7 +487,8 @@ def group_genmc(args):
 
 
 GROUPS = {"litmus": group_litmus, "genmc": group_genmc, "mutex": group_mutex, "deque": group_deque,
-          "races": group_races, "options": group_options}
+          "races": group_races, "options": group_options,
+          "picture": group_picture}
 
 
 def main():
