@@ -278,16 +278,19 @@ int64_t ravel__graph_edges(const struct ravel__exec *x, uint32_t n,
             if (!o)
                 break;
             /* Under ravel's one-thread-at-a-time execution a read reads
-             * from the last write before it - except a load that
-             * --memory-model rc11 let read an older store (ev->aux; the
-             * initial value when none): it synchronises with that store
-             * only, drawn when the store is a release (its release
-             * sequence is not followed here: an arrow may be missing,
-             * none is invented). */
+             * from the last write before it - except a load that a weak
+             * memory model let read something else. Under rc11 it read
+             * an older store (ev->aux; the initial value when none) and
+             * synchronises with that store only, drawn when the store is
+             * a release (its release sequence is not followed here: an
+             * arrow may be missing, none is invented). Under tso it read
+             * its own buffered store, or memory while another thread's
+             * store waited in a buffer: no arrow. */
             if (ev->kind == RAVEL__OP_ATOMIC_LOAD &&
-                x->memory_model == RAVEL__MM_RC11 &&
-                (ev->flags & RAVEL__EV_STALE)) {
-                if ((ev->flags & RAVEL__EV_ACQUIRE) && ev->aux < i &&
+                (ev->flags & (RAVEL__EV_STALE | RAVEL__EV_FORWARDED))) {
+                if (x->memory_model == RAVEL__MM_RC11 &&
+                    (ev->flags & RAVEL__EV_STALE) &&
+                    (ev->flags & RAVEL__EV_ACQUIRE) && ev->aux < i &&
                     (x->events[ev->aux].flags & RAVEL__EV_RELEASE))
                     push(&e, ev->aux, i, RAVEL__ARROW_ATOMIC, x);
             } else if ((ev->flags & RAVEL__EV_ACQUIRE) &&
