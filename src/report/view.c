@@ -284,6 +284,23 @@ static void view_free(struct view *v)
     free(v->item_of);
 }
 
+/* Appends an arrow beside the reduction's (*a holds *m of *cap),
+ * growing the array; false when memory runs out. */
+static bool add_arrow(struct ravel__arrow **a, int64_t *m, int64_t *cap,
+                      uint32_t from, uint32_t to, uint8_t kind)
+{
+    if (*m == *cap) {
+        size_t nc = (size_t)*cap * 2 + 8;
+        struct ravel__arrow *g = realloc(*a, nc * sizeof *g);
+        if (!g)
+            return false;
+        *a = g;
+        *cap = (int64_t)nc;
+    }
+    (*a)[(*m)++] = (struct ravel__arrow){from, to, kind};
+    return true;
+}
+
 static bool build(struct view *v, const struct ravel__exec *x)
 {
     memset(v, 0, sizeof *v);
@@ -324,15 +341,8 @@ static bool build(struct view *v, const struct ravel__exec *x)
             if (src[j] < v->from ||
                 x->events[src[j]].thread == x->events[i].thread)
                 continue;
-            if (m == cap) {
-                size_t nc = (size_t)cap * 2 + 8;
-                struct ravel__arrow *g = realloc(a, nc * sizeof *g);
-                if (!g)
-                    break;
-                a = g;
-                cap = (int64_t)nc;
-            }
-            a[m++] = (struct ravel__arrow){src[j], i, RAVEL__ARROW_DATA};
+            if (!add_arrow(&a, &m, &cap, src[j], i, RAVEL__ARROW_DATA))
+                break;
         }
     }
     ravel__report_flow_release();
@@ -345,15 +355,8 @@ static bool build(struct view *v, const struct ravel__exec *x)
             !(ev->flags & RAVEL__EV_STALE) || ev->aux >= i ||
             ev->aux < v->from || x->events[ev->aux].thread == ev->thread)
             continue;
-        if (m == cap) {
-            size_t nc = (size_t)cap * 2 + 8;
-            struct ravel__arrow *g = realloc(a, nc * sizeof *g);
-            if (!g)
-                break;
-            a = g;
-            cap = (int64_t)nc;
-        }
-        a[m++] = (struct ravel__arrow){ev->aux, i, RAVEL__ARROW_READ};
+        if (!add_arrow(&a, &m, &cap, ev->aux, i, RAVEL__ARROW_READ))
+            break;
     }
     v->arrows = a;
     v->narrows = m;
