@@ -357,6 +357,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->acc);
     free(hb->per_thread_last);
     free(hb->rel);
+    free(hb->fpsum);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -552,6 +553,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         RAVEL__CHECK(hb->per_thread_last != NULL);
     }
     hb->nevents = n;
+    if (hb->fp_valid > from)
+        hb->fp_valid = from;
     hb->gen++;
     hb->nrel = 0;
     hb->obj_base = x->nobjects;
@@ -758,19 +761,33 @@ static uint64_t fingerprint_end(const struct ravel__exec *x, uint64_t fp,
     return fp ^ ravel__hash_ptr(nevents);
 }
 
-uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
+uint64_t ravel__hb_fingerprint(struct ravel__hb *hb,
                                const struct ravel__exec *x)
 {
     /* Order-independent: the sum of one hash per event, each over the
      * event's identity and its vector clock. Threads are named by their
      * keys: which thread got which index depends on the order in which
      * independent creations ran. */
-    uint64_t fp = 0;
     uint32_t nt = x->nthreads < RAVEL__HB_THREADS ? x->nthreads
                                                    : RAVEL__HB_THREADS;
-    for (uint32_t e = 0; e < hb->nevents; e++)
-        fp += event_hash(x, e, hb->tindex[e], clock_of(hb, e), nt);
-    return fingerprint_end(x, fp, hb->nevents);
+    uint32_t n = hb->nevents;
+    if (n + 1 > hb->fpcap) {
+        uint32_t cap = hb->fpcap ? hb->fpcap : 256;
+        while (cap < n + 1)
+            cap *= 2;
+        uint64_t *p = realloc(hb->fpsum, cap * sizeof *p);
+        RAVEL__CHECK(p != NULL);
+        hb->fpsum = p;
+        hb->fpcap = cap;
+    }
+    /* An event's hash skips the zero slots of its clock, so it is the
+     * same however many threads the execution has. */
+    hb->fpsum[0] = 0;
+    for (uint32_t e = hb->fp_valid; e < n; e++)
+        hb->fpsum[e + 1] = hb->fpsum[e] +
+                           event_hash(x, e, hb->tindex[e], clock_of(hb, e), nt);
+    hb->fp_valid = n;
+    return fingerprint_end(x, hb->fpsum[n], n);
 }
 
 /* ---- the fingerprint alone, in one pass ---------------------------------

@@ -189,6 +189,11 @@ struct ravel__hb {
     uint32_t *rel;
     uint32_t nrel;   /* clocks used */
     size_t relcap;   /* room, in slots */
+    /* The fingerprint's sums of event hashes: fpsum[e] over events
+     * before e, valid for e <= fp_valid. A kept prefix keeps its events'
+     * clocks and so their hashes: only the rest is hashed again. */
+    uint64_t *fpsum;
+    uint32_t fpcap, fp_valid;
 };
 
 /*
@@ -218,8 +223,9 @@ static inline const uint32_t *ravel__hb_clock(const struct ravel__hb *hb,
 bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
                       uint32_t a, uint32_t b);
 /* The execution's Mazurkiewicz trace as a 64-bit fingerprint: equal for
- * equivalent executions (same events, same happens-before). */
-uint64_t ravel__hb_fingerprint(const struct ravel__hb *hb,
+ * equivalent executions (same events, same happens-before). Hashes only
+ * the events after the prefix ravel__hb_compute kept (fpsum). */
+uint64_t ravel__hb_fingerprint(struct ravel__hb *hb,
                                const struct ravel__exec *x);
 
 /* The same fingerprint without keeping a clock per event (random and PCT
