@@ -49,6 +49,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,10 @@ struct sys {
     struct ravel__strategy base;
     bool diverged_now; /* this execution left its prefix (diverged()) */
     enum mode mode;
+    /* The mode of the work units' run (units): a split always runs with
+     * source sets (its alternatives are threads, split_expand), and the
+     * units may then each be explored with wakeup trees. */
+    enum mode run_mode;
     enum bound_kind bk;
     int64_t max_bound;
     struct ravel__tree *t;
@@ -110,6 +115,14 @@ struct sys {
     bool lanes_fp;     /* ... only because there are several lanes */
     uint32_t shard, shards; /* --shard (shards 0: not sharded) */
     bool units;             /* explore in work units (--shard, --checkpoint) */
+    bool xlanes; /* optimal DPOR on several lanes (steal_unit) */
+    /* Optimal DPOR in a work unit: the unit's entries (the copies of the
+     * nodes down to its branch; 0 outside a unit), and for each path
+     * entry the threads asleep or taken before there whose branches
+     * other units explore (cover_by_initial). */
+    uint32_t unit_top;
+    uint64_t *xsleep;
+    uint32_t xsleep_cap;
     uint32_t units_per_shard;
     bool fp_full;
     uint64_t wut_misses; /* replayed wakeup steps that were not possible */
@@ -888,13 +901,28 @@ static int insert_uncovered(struct sys *s, const struct ravel__wctx *c,
                             struct ravel__tnode *nd,
                             const struct ravel__pathent *pe)
 {
-    uint64_t cover = (nd->sleep | pe->before) & ~bit(pe->chosen);
+    /* A foreign thread's branch here is a work unit's, explored
+     * completely with those before it asleep: it covers v as one taken
+     * before would, but only as an initial (cover_by_initial). */
+    uint64_t cover = (nd->sleep | pe->before | nd->foreign) &
+                     ~bit(pe->chosen);
+    uint64_t cross = s->unit_top || s->xlanes
+                         ? s->xsleep[pe - my_path(s)] | nd->foreign
+                         : 0;
     for (uint64_t m = cover; m; m &= m - 1) {
         uint32_t q = lowest(m);
         struct ravel__kaccess a;
         ravel__wnext_access(c, q, nd->step, &a);
-        if (ravel__wseq_weak_initial(&s->v, c->x->threads[q].key, &a))
+        uint64_t key = c->x->threads[q].key;
+        if ((cross & bit(q)) ? ravel__wseq_initial(&s->v, key)
+                             : ravel__wseq_weak_initial(&s->v, key, &a)) {
+            if (s->debug)
+                dbg(s, "covered by %s (sleep %llx before %llx foreign %llx)\n",
+                    c->x->threads[q].name, (unsigned long long)nd->sleep,
+                    (unsigned long long)pe->before,
+                    (unsigned long long)nd->foreign);
             return 0;
+        }
     }
     return ravel__wseq_insert(s->t, &nd->wut, &s->v);
 }
@@ -923,7 +951,7 @@ static int optimal_race(struct sys *s, const struct ravel__wctx *c,
             return 0;
         /* Every other thread enabled here goes first once. */
         uint64_t others = nd->enabled & ~nd->sleep & ~pe->before &
-                          ~bit(pe->chosen);
+                          ~nd->foreign & ~bit(pe->chosen);
         for (uint64_t m = others; m; m &= m - 1) {
             ravel__wseq_single(&s->v, c, lowest(m), st);
             if (ravel__wseq_insert(s->t, &nd->wut, &s->v) < 0)
@@ -989,7 +1017,8 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
         /* A failure or a false assumption may end each of the others'
          * turns too (their own failures, found only when they go
          * first): every one of them goes first once. */
-        for (uint64_t m = others & ~nd->done; m; m &= m - 1) {
+        for (uint64_t m = others & ~nd->done & ~nd->foreign; m;
+             m &= m - 1) {
             if (s->mode != MODE_OPTIMAL) {
                 nd->backtrack |= bit(lowest(m));
                 continue;
@@ -1005,7 +1034,7 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
             nd->backtrack |= bit(lowest(others));
         return 0;
     }
-    if ((pe->before & others) || nd->wut != RAVEL__NIL)
+    if (((pe->before | nd->foreign) & others) || nd->wut != RAVEL__NIL)
         return 0;
     ravel__wseq_single(&s->v, c, lowest(others), nd->step);
     return ravel__wseq_insert(s->t, &nd->wut, &s->v);
@@ -1229,7 +1258,8 @@ static int wait_race(struct sys *s, const struct ravel__exec *x,
     const struct ravel__pathent *pe = &my_path(s)[pi];
     struct ravel__tnode *nd = ravel__tree_node(s->t, pe->node);
     if (nd->nvalues || !(nd->enabled & bit(u)) || (nd->done & bit(u)) ||
-        (nd->sleep & bit(u)) || (nd->backtrack & bit(u)))
+        (nd->sleep & bit(u)) || (nd->backtrack & bit(u)) ||
+        (nd->foreign & bit(u)))
         return 0;
     if (s->debug)
         dbg(s, "wait race %u(%s) < %u(%s): node %u\n", e1,
@@ -1391,6 +1421,54 @@ static int wait_races(struct sys *s, const struct ravel__exec *x,
 
 /* Records what the finished execution shows must still be explored.
  * Called with the tree locked. Returns -1 when the tree is full. */
+/*
+ * Optimal DPOR in work units (cover_by_initial). A thread asleep at a
+ * node, or taken there before this path's branch, covers a wakeup
+ * sequence of which it is a weak initial: its own branch explored every
+ * trace it can start, and one search's later branches received, as
+ * wakeup sequences, the reversals its executions found there. That is
+ * how an earlier sibling hands work to a later one, and it holds inside
+ * a unit. It does not hold across units: a branch explored by another
+ * unit (taken before, or foreign, at the nodes the unit copied, and
+ * every thread that has slept since because of them) inserted nothing
+ * here. Such a thread covers v only when it is an initial of v (its step
+ * in v can go first), as in source-set DPOR: the trace of v then starts
+ * with it, and its branch, complete on its own, explored it. lastzero(2)
+ * in one unit per branch found 3 of its 5 traces with the weak rule
+ * everywhere (a writer's reversal covered by the sleeping finder, whose
+ * branch would have handed it to the writer's).
+ *
+ * xsleep[i]: the threads at path entry i whose cover is another unit's:
+ * at the copied entries, everything asleep or taken before; below them,
+ * those of the entry above still asleep.
+ */
+static int cross_sleepers(struct sys *s)
+{
+    uint32_t depth = my_lane(s)->depth;
+    if (depth > s->xsleep_cap) {
+        uint64_t *p = realloc(s->xsleep, depth * sizeof *p);
+        if (!p)
+            return -1;
+        s->xsleep = p;
+        s->xsleep_cap = depth;
+    }
+    const struct ravel__pathent *path = my_path(s);
+    uint64_t carry = 0; /* asleep on arrival, covered by another unit */
+    for (uint32_t i = 0; i < depth; i++) {
+        const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
+        if (i < s->unit_top) {
+            carry = nd->sleep | path[i].before;
+        } else {
+            /* A branch another lane took here (xdone) is another unit:
+             * the branches taken after it sleep on it as on a foreign
+             * one. */
+            carry = (carry & nd->sleep) | (path[i].before & nd->xdone);
+        }
+        s->xsleep[i] = carry;
+    }
+    return 0;
+}
+
 static int analyse(struct sys *s, const struct ravel__exec *x)
 {
     struct ravel__pathent *path = my_path(s);
@@ -1406,6 +1484,9 @@ static int analyse(struct sys *s, const struct ravel__exec *x)
         .ev_vidx = s->ev_vidx,
         .ev_vn = s->ev_vn,
     };
+    if ((s->unit_top || s->xlanes) && s->mode == MODE_OPTIMAL &&
+        cross_sleepers(s) < 0)
+        return -1;
     for (uint32_t r = 0; r < s->nraces; r++) {
         uint32_t e1 = s->races[r].e1, e2 = s->races[r].e2;
         if (unreversible(x, e1, e2))
@@ -1549,7 +1630,9 @@ static uint32_t take_branch(struct sys *s, struct ravel__tnode *nd,
             ravel__tree_wnode_free(s->t, i);
             return p;
         }
-        return RAVEL__NONE;
+        /* No wakeup sequence left: a work unit's node may still hold the
+         * alternatives its split gave it (backtrack, never set otherwise
+         * in this mode beyond the threads taken). */
     }
     uint64_t cand =
         nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
@@ -1654,11 +1737,173 @@ static bool steal(struct sys *s, struct ravel__lane *ln)
     return true;
 }
 
+/*
+ * Optimal DPOR on several lanes (--jobs, --dpor-mode optimal).
+ *
+ * The lanes cannot share one search tree as source-set DPOR's do: a
+ * wakeup sequence found below one branch of a node may belong in a later
+ * branch's wakeup tree, and a branch another lane has already taken
+ * cannot receive it. So a lane that has nothing to do steals a branch
+ * and explores it as a work unit (like a shard's, "work units" below):
+ * a search of its own, on copies of the nodes above it.
+ *
+ * Lane 0 starts at the root; an idle lane takes the shallowest pending
+ * branch on another lane's path (a wakeup-tree branch with the steps to
+ * replay after it, or a data choice's next value), copies the path down
+ * to it into its own nodes and explores it. At the copies, every branch
+ * the victim has taken or still holds is another unit's: taken before,
+ * it is asleep in the stolen branch; pending, it is foreign. At the
+ * victim's node the stolen thread is taken (xdone): asleep in the
+ * victim's later branches, as another unit's.
+ *
+ * A thread whose cover is another unit's covers a wakeup sequence only
+ * as an initial (cover_by_initial, above cross_sleepers): the stolen
+ * branch never receives the sequences the victim's running branch would
+ * have handed it, so each unit explores everything its branch can start
+ * by itself. The price is executions that sleep sets end (blocked) near
+ * the steal points, and now and then one trace explored by two units:
+ * traces are counted by fingerprint. Each lane's nodes are its own; the
+ * lane's lock keeps the entries others may steal from still while a
+ * stealer copies them, and the lane analyses its executions holding its
+ * own lock only, so the lanes do not wait for each other.
+ */
+static void lane_lock(struct ravel__lane *ln)
+{
+    for (unsigned k = 0;
+         atomic_exchange_explicit(&ln->lock, 1, memory_order_acquire); k++) {
+        if (k % 256 == 255)
+            sched_yield(); /* its holder may be descheduled */
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+static void lane_unlock(struct ravel__lane *ln)
+{
+    atomic_store_explicit(&ln->lock, 0, memory_order_release);
+}
+
+/* A pending branch at nd (a value not taken, a wakeup-tree branch, an
+ * alternative of a copied split node)? */
+static bool has_pending(const struct ravel__tnode *nd)
+{
+    if (nd->nvalues)
+        return nd->vtaken < nd->nvalues && !nd->vforeign;
+    return nd->wut != RAVEL__NIL ||
+           (nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign &
+            nd->enabled) != 0;
+}
+
+/* The threads of nd's pending branches, which the copy of nd in a stolen
+ * unit must leave to the victim (foreign there). */
+static uint64_t pending_threads(struct sys *s, const struct ravel__tnode *nd)
+{
+    uint64_t m =
+        nd->backtrack & ~nd->done & ~nd->sleep & ~nd->foreign & nd->enabled;
+    for (uint32_t w = nd->wut; w != RAVEL__NIL;
+         w = ravel__tree_wnode(s->t, w)->sibling) {
+        uint32_t p = ravel__tree_wnode(s->t, w)->slot;
+        if (p < 64)
+            m |= bit(p);
+    }
+    return m;
+}
+
+/* Takes the shallowest pending branch on another lane's path as a unit
+ * of this lane's (called with the tree's lock, this lane idle). */
+static bool steal_unit(struct sys *s, struct ravel__lane *ln)
+{
+    struct ravel__tree *t = s->t;
+    uint32_t best_lane = RAVEL__NONE, best_i = UINT32_MAX;
+    for (uint32_t l = 0; l < t->nlanes; l++) {
+        if (l == s->lane)
+            continue;
+        struct ravel__lane *o = ravel__tree_lane(t, l);
+        const struct ravel__pathent *op = ravel__tree_path(t, l);
+        lane_lock(o);
+        uint32_t lim = o->committed < best_i ? o->committed : best_i;
+        for (uint32_t i = 0; i < lim; i++)
+            if (has_pending(ravel__tree_node(t, op[i].node))) {
+                best_lane = l;
+                best_i = i;
+                break;
+            }
+        lane_unlock(o);
+    }
+    if (best_lane == RAVEL__NONE)
+        return false;
+    struct ravel__lane *o = ravel__tree_lane(t, best_lane);
+    const struct ravel__pathent *op = ravel__tree_path(t, best_lane);
+    lane_lock(ln);
+    release_path(s, ln, 0);
+    ln->prefix = ln->committed = 0;
+    lane_unlock(ln);
+    lane_lock(o);
+    uint32_t i = best_i;
+    struct ravel__tnode *vn =
+        i < o->committed ? ravel__tree_node(t, op[i].node) : NULL;
+    uint32_t ch = vn && has_pending(vn) ? take_branch(s, vn, ln) : RAVEL__NONE;
+    if (ch == RAVEL__NONE) {
+        lane_unlock(o);
+        return false; /* taken meanwhile, or impossible steps only */
+    }
+    if (!vn->nvalues)
+        vn->xdone |= bit(ch);
+    struct ravel__pathent *path = my_path(s);
+    bool ok = true;
+    for (uint32_t k = 0; k <= i && ok; k++) {
+        uint32_t ni = ravel__tree_node_new(t, s->lane);
+        if (ni == RAVEL__NIL) {
+            ok = false;
+            break;
+        }
+        const struct ravel__tnode *from = ravel__tree_node(t, op[k].node);
+        struct ravel__tnode *nd = ravel__tree_node(t, ni);
+        memcpy(nd, from, sizeof *nd);
+        nd->foreign |= nd->nvalues ? 0 : pending_threads(s, from);
+        if (nd->nvalues && (k == i || nd->vtaken < nd->nvalues))
+            nd->vforeign = 1;
+        nd->wut = RAVEL__NIL;
+        atomic_store(&nd->refs, 1);
+        path[k] = op[k];
+        path[k].node = ni;
+        ln->depth = k + 1;
+    }
+    lane_unlock(o);
+    if (!ok) {
+        /* No room for the copies: the branch is lost, so the search
+         * cannot be complete. */
+        ravel__tree_wlist_free(t, ln->branch_wut);
+        ln->branch_wut = RAVEL__NIL;
+        snprintf(t->abandon_why, sizeof t->abandon_why,
+                 "the search tree is full (a stolen branch's copies)");
+        t->abandoned = 1;
+        release_path(s, ln, 0);
+        return false;
+    }
+    path[i].chosen = ch;
+    path[i].before = ln->branch_before;
+    lane_lock(ln);
+    ln->prefix = ln->depth = ln->committed = i + 1;
+    ln->xtop = s->unit_top = i + 1;
+    lane_unlock(ln);
+    s->hb_valid = false;
+    s->hb_keep = 0;
+    if (s->debug)
+        dbg(s, "steal node %u of lane %u: %u (unit)\n", i, best_lane, ch);
+    return true;
+}
+
 /* This lane holds no branch any more. Called with the lock. */
 static void leave(struct sys *s, struct ravel__lane *ln)
 {
+    if (s->xlanes)
+        lane_lock(ln);
     release_path(s, ln, 0);
     ln->prefix = ln->committed = 0;
+    if (s->xlanes)
+        lane_unlock(ln);
     if (ln->busy) {
         ln->busy = 0;
         s->t->busy--;
@@ -1818,6 +2063,7 @@ static bool make_child(struct sys *s, uint32_t m, uint32_t q, uint64_t before,
     u->state = RAVEL__UNIT_PENDING; /* `done` may be set by --resume */
     u->only = 0;
     u->leaf = 0;
+    u->taken = 0;
     u->weight = weight;
     t->nuentries += m + 1;
     for (uint32_t k = 0; k <= m; k++) {
@@ -2089,6 +2335,8 @@ static bool load_unit(struct sys *s, uint32_t ui)
     s->hb_valid = false;
     s->hb_keep = 0;
     t->unit_cur = ui;
+    ln->unit = ui;
+    s->unit_top = u->len;
     if (s->debug)
         dbg(s, "unit %u (%u entries)\n", ui, u->len);
     if (!take_own(s, ln))
@@ -2142,8 +2390,8 @@ static void deal_units(struct sys *s)
     if (t->units_expect && t->units_expect != t->nunits)
         t->units_mismatch = 1;
     t->unit_phase = RAVEL__UNITS_RUN;
+    s->mode = s->run_mode;
     t->unit_cur = RAVEL__NONE;
-    t->unit_scan = 0;
 }
 
 /* The search is over (lock held): as next_branch says it. */
@@ -2180,7 +2428,7 @@ static bool units_next(struct sys *s)
             return true;
         }
         release_path(s, ln, 0);
-        uint32_t shards = s->shards ? s->shards : 1;
+        uint32_t target = s->units_per_shard * (s->shards ? s->shards : 1);
         for (;;) {
             uint32_t pending = 0, best = RAVEL__NONE;
             for (uint32_t i = 0; i < t->nunits; i++) {
@@ -2196,8 +2444,7 @@ static bool units_next(struct sys *s)
                     (u->len == b->len && u->weight > b->weight))
                     best = i;
             }
-            if (best == RAVEL__NONE ||
-                pending >= s->units_per_shard * shards)
+            if (best == RAVEL__NONE || pending >= target)
                 break;
             if (load_unit(s, best)) {
                 ravel__tree_unlock(t);
@@ -2208,17 +2455,19 @@ static bool units_next(struct sys *s)
             release_path(s, ln, 0);
         }
         deal_units(s);
-    } else if (ln->busy && t->unit_cur != RAVEL__NONE) {
+    } else if (ln->busy && ln->unit != RAVEL__NONE) {
         if (take_own(s, ln)) {
             ravel__tree_unlock(t);
             return true;
         }
         /* Every trace it found is in the set: done. */
-        atomic_store_explicit(&ravel__tree_unit(t, t->unit_cur)->done, 1,
+        atomic_store_explicit(&ravel__tree_unit(t, ln->unit)->done, 1,
                               memory_order_release);
         t->units_done++;
-        t->unit_cur = RAVEL__NONE;
+        ln->unit = RAVEL__NONE;
+        s->unit_top = 0;
     }
+    s->mode = s->run_mode;
     if (t->units_mismatch) {
         snprintf(s->base.error, sizeof s->base.error,
                  "the checkpoint does not belong to this search: it was "
@@ -2227,23 +2476,36 @@ static bool units_next(struct sys *s)
         s->base.failed = true;
         return units_over(s);
     }
-    while (t->unit_scan < t->nunits) {
-        uint32_t i = t->unit_scan++;
-        struct ravel__unit *u = ravel__tree_unit(t, i);
-        if (u->state != RAVEL__UNIT_OWN)
-            continue;
-        if (atomic_load(&u->done)) {
-            t->units_done++; /* done before the checkpoint it resumes */
-            continue;
+    /* The heaviest unit not taken yet (cmp_units' order). */
+    for (;;) {
+        uint32_t i = RAVEL__NONE;
+        for (uint32_t k = 0; k < t->nunits; k++) {
+            struct ravel__unit *u = ravel__tree_unit(t, k);
+            if (u->state != RAVEL__UNIT_OWN || u->taken)
+                continue;
+            if (atomic_load(&u->done)) {
+                u->taken = 1;
+                t->units_done++; /* done before the checkpoint it resumes */
+                continue;
+            }
+            if (i == RAVEL__NONE || cmp_units(&k, &i, t) < 0)
+                i = k;
         }
+        if (i == RAVEL__NONE)
+            break;
+        ravel__tree_unit(t, i)->taken = 1;
         if (load_unit(s, i)) {
-            ln->busy = 1;
+            if (!ln->busy) {
+                ln->busy = 1;
+                t->busy++;
+            }
             ravel__tree_unlock(t);
             return true;
         }
-        atomic_store(&u->done, 1);
+        atomic_store(&ravel__tree_unit(t, i)->done, 1);
         t->units_done++;
-        t->unit_cur = RAVEL__NONE;
+        ln->unit = RAVEL__NONE;
+        s->unit_top = 0;
     }
     t->exhausted = 1;
     return units_over(s);
@@ -2275,8 +2537,14 @@ static bool next_branch(struct sys *s)
         return false;
     }
     if (ln->busy) {
+        if (s->xlanes)
+            lane_lock(ln);
         ln->committed = ln->depth;
-        if (take_own(s, ln) || (t->nlanes > 1 && steal(s, ln))) {
+        bool own = take_own(s, ln);
+        if (s->xlanes)
+            lane_unlock(ln);
+        if (own || (t->nlanes > 1 &&
+                    (s->xlanes ? steal_unit(s, ln) : steal(s, ln)))) {
             ravel__tree_unlock(t);
             return true;
         }
@@ -2307,7 +2575,7 @@ static bool next_branch(struct sys *s)
             ravel__tree_unlock(t);
             return false;
         }
-        if (t->nlanes > 1 && steal(s, ln)) {
+        if (t->nlanes > 1 && (s->xlanes ? steal_unit(s, ln) : steal(s, ln))) {
             ln->busy = 1;
             t->busy++;
             ravel__tree_unlock(t);
@@ -2353,9 +2621,9 @@ static void describe_method(struct sys *s, uint32_t lanes)
     struct ravel__explore_stats *st = s->base.stats;
     if (lanes > 1)
         snprintf(st->method, sizeof st->method, "%s, %u jobs",
-                 names[s->mode], lanes);
+                 names[s->run_mode], lanes);
     else
-        snprintf(st->method, sizeof st->method, "%s", names[s->mode]);
+        snprintf(st->method, sizeof st->method, "%s", names[s->run_mode]);
 }
 
 static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
@@ -2444,16 +2712,45 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         fp = s->rc11 && x->graph_fp ? x->graph_fp
                                     : ravel__hb_fingerprint(&s->hb, x);
 
-    ravel__tree_lock(t);
-    if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
+    /* Optimal DPOR's lanes own the nodes of their paths (steal_unit):
+     * only the fingerprint set is shared, and the analysis and the next
+     * branch of the lane's own path need its own lock only (against a
+     * lane stealing from it), so the lanes do not wait for each other. */
+    bool own_path = s->xlanes;
+    bool add_fp = hb_ok == 0 && !blocked && by_fp && !s->fp_full;
+    if (own_path && add_fp) {
+        ravel__tree_lock(t);
         ravel__tree_fp_add(t, fp, &s->fp_full); /* under the lock: it grows */
-    if (hb_ok == 0 && s->mode != MODE_DFS && analyse(s, x) < 0) {
         ravel__tree_unlock(t);
+        add_fp = false;
+    }
+    if (!own_path)
+        ravel__tree_lock(t);
+    else
+        lane_lock(ln);
+    if (add_fp)
+        ravel__tree_fp_add(t, fp, &s->fp_full);
+    if (hb_ok == 0 && s->mode != MODE_DFS && analyse(s, x) < 0) {
+        if (!own_path)
+            ravel__tree_unlock(t);
+        else
+            lane_unlock(ln);
         snprintf(base->error, sizeof base->error,
                  "the search tree is full (too many pending wakeup "
                  "sequences)");
         base->failed = true;
         return false;
+    }
+    if (own_path) {
+        ln->committed = ln->depth;
+        bool own = !__atomic_load_n(&t->abandoned, __ATOMIC_RELAXED) &&
+                   take_own(s, ln);
+        lane_unlock(ln);
+        if (own) {
+            publish_stats(s);
+            return true;
+        }
+        ravel__tree_lock(t);
     }
     bool more = s->units ? units_next(s) : next_branch(s);
     publish_stats(s);
@@ -2591,6 +2888,7 @@ static void sys_destroy(struct ravel__strategy *base)
     free(s->ev_vn);
     free(s->thr_ev);
     free(s->races);
+    free(s->xsleep);
     free(s);
 }
 
@@ -2603,10 +2901,19 @@ static bool sys_start(struct ravel__strategy *base)
     for (unsigned round = 0; !ravel__tree_valid(t); round++)
         pause_briefly(round);
     struct ravel__lane *ln = my_lane(s);
+    if (s->units && t->unit_phase == RAVEL__UNITS_RUN) {
+        /* A new executor of a lane (the last one crashed) goes on with
+         * the lane's unit, as the units are explored. */
+        s->mode = s->run_mode;
+        if (ln->unit != RAVEL__NONE)
+            s->unit_top = ravel__tree_unit(t, ln->unit)->len;
+    }
+    if (s->xlanes)
+        s->unit_top = ln->xtop; /* the same for a stolen branch */
     if (ln->busy)
         return true; /* lane 0, or resuming a lane that had work */
     ravel__tree_lock(t);
-    bool more = next_branch(s);
+    bool more = s->units ? units_next(s) : next_branch(s);
     publish_stats(s);
     /* Not exhaustive when an execution diverged (sys_end, sys_finish):
      * a lane that finds the tree empty must not claim more than the
@@ -2648,12 +2955,6 @@ struct ravel__strategy *ravel__systematic_new(
     s->lane = c->lane;
     s->shard = c->shard;
     s->shards = c->shards;
-    /* Units are explored one after the other on one lane, and counted
-     * by fingerprint (two units can explore one trace). */
-    s->units = c->units && c->lanes <= 1;
-    s->units_per_shard = c->units_per_shard ? c->units_per_shard : 1;
-    if (s->units)
-        s->fingerprints = true;
     if (c->preemption_bound >= 0) {
         s->bk = BOUND_PREEMPTION;
         s->max_bound = c->preemption_bound;
@@ -2661,18 +2962,28 @@ struct ravel__strategy *ravel__systematic_new(
         s->bk = BOUND_DELAY;
         s->max_bound = c->delay_bound;
     }
-    /* Optimal DPOR needs a single search: a wakeup sequence found below
-     * one branch of a node may belong in a later branch's wakeup tree,
-     * and a branch another lane has already taken cannot receive it. So
-     * lanes (--jobs) and bounds use source sets. */
+    bool optimal = dpor && s->bk == BOUND_NONE &&
+                   !(c->dpor_mode && !strcmp(c->dpor_mode, "source"));
+    /* Units (--shard, --checkpoint) are explored one after the other on
+     * one lane, and counted by fingerprint (two units can explore one
+     * trace). So are the branches optimal DPOR's lanes steal from each
+     * other (steal_unit). */
+    s->units = c->units && c->lanes <= 1;
+    s->xlanes = optimal && c->lanes > 1 && !c->units;
+    s->units_per_shard = c->units_per_shard ? c->units_per_shard : 1;
+    if (s->units || s->xlanes)
+        s->fingerprints = true;
+    /* Bounds use source sets (a wakeup sequence could exceed the
+     * bound). */
     if (!dpor)
         s->mode = MODE_DFS;
-    else if (s->bk != BOUND_NONE || c->lanes > 1 || c->shards > 1 ||
-             c->units ||
-             (c->dpor_mode && !strcmp(c->dpor_mode, "source")))
+    else if (!optimal)
         s->mode = MODE_SOURCE;
     else
         s->mode = MODE_OPTIMAL;
+    s->run_mode = s->mode;
+    if (s->units && s->mode == MODE_OPTIMAL)
+        s->mode = MODE_SOURCE; /* until the split is over (deal_units) */
     /* Several lanes count traces by fingerprint: now and then two of
      * them explore one trace (docs/limits.md). */
     if (c->lanes > 1 && !s->fingerprints && s->mode != MODE_DFS) {

@@ -116,6 +116,7 @@ struct ravel__tree *ravel__tree_init(void *mem, size_t size,
         ravel__tree_lane(t, l)->branch_value = RAVEL__NONE;
         ravel__tree_lane(t, l)->branch_vmore = RAVEL__NIL;
         ravel__tree_lane(t, l)->branch_valts = RAVEL__NIL;
+        ravel__tree_lane(t, l)->unit = RAVEL__NONE;
     }
     return t;
 }
@@ -142,9 +143,12 @@ void ravel__tree_clear(struct ravel__tree *t)
         ln->branch_value = RAVEL__NONE;
         ln->branch_vmore = RAVEL__NIL;
         ln->branch_valts = RAVEL__NIL;
+        ln->xtop = 0;
+        atomic_store(&ln->lock, 0);
     }
     t->wn_top = 1;
     atomic_store(&t->wn_free, RAVEL__NIL);
+    atomic_store(&t->wn_lock, 0);
 }
 
 /* ---- the lock ------------------------------------------------------------ */
@@ -231,8 +235,22 @@ void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i)
 
 /* ---- wakeup steps ---------------------------------------------------------- */
 
+/* One taker at a time: a pop that raced with another pop could take a
+ * step that was taken and given back meanwhile with its old successor
+ * (ABA). Giving back (wnode_free) stays lock-free. Held for a few
+ * instructions, so it spins. */
+static void wn_lock(struct ravel__tree *t)
+{
+    while (atomic_exchange_explicit(&t->wn_lock, 1, memory_order_acquire)) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
 uint32_t ravel__tree_wnode_new(struct ravel__tree *t)
 {
+    wn_lock(t);
     uint32_t i = atomic_load_explicit(&t->wn_free, memory_order_acquire);
     while (i != RAVEL__NIL) {
         uint32_t next = ravel__tree_wnode(t, i)->sibling;
@@ -242,10 +260,13 @@ uint32_t ravel__tree_wnode_new(struct ravel__tree *t)
             break;
     }
     if (i == RAVEL__NIL) {
-        if (t->wn_top >= t->wn_cap)
+        if (t->wn_top >= t->wn_cap) {
+            atomic_store_explicit(&t->wn_lock, 0, memory_order_release);
             return RAVEL__NIL;
+        }
         i = t->wn_top++;
     }
+    atomic_store_explicit(&t->wn_lock, 0, memory_order_release);
     memset(ravel__tree_wnode(t, i), 0, sizeof(struct ravel__wnode));
     return i;
 }

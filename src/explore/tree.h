@@ -78,6 +78,9 @@ struct ravel__tnode {
     uint64_t sleep;     /* sleep set on arrival */
     uint64_t done;      /* threads whose branch was taken here */
     uint64_t backtrack; /* DFS, source DPOR: threads to take here */
+    /* Optimal DPOR on several lanes: threads of `done` whose branch
+     * another lane took from here (systematic.c, steal_unit). */
+    uint64_t xdone;
     /* Threads known to do a failing compare-exchange (a read) as their
      * step here: of the sleep set, and of the threads taken here. */
     uint64_t sleep_read, done_read;
@@ -109,7 +112,9 @@ struct ravel__pathent {
                         path's (asleep in it) */
 };
 
-struct ravel__lane {
+/* Each on cache lines of its own: two lanes' executors write their own
+ * fields at every choice. */
+struct __attribute__((aligned(64))) ravel__lane {
     uint32_t depth;     /* path entries of the current execution */
     uint32_t prefix;    /* the next execution replays path[0..prefix) */
     uint32_t committed; /* entries other lanes may take branches from */
@@ -124,6 +129,15 @@ struct ravel__lane {
      * which take other values at its data choice (ravel__tnode.wut). */
     uint32_t branch_valts;
     uint32_t busy;      /* holds a branch to explore */
+    uint32_t unit;      /* work units: the unit it explores (RAVEL__NONE:
+                           none) */
+    /* Optimal DPOR on several lanes: the entries at the top of the path
+     * copied from another lane's when this one stole its branch, and
+     * the lock that keeps the path still while another lane steals from
+     * it (its owner holds it while it changes the entries others may
+     * take from: after an execution, and when it takes a branch). */
+    uint32_t xtop;
+    _Atomic uint32_t lock;
     uint32_t free_nodes; /* its node pool's free list (lock-free push) */
     uint32_t node_top;   /* nodes of its pool ever handed out */
 };
@@ -152,6 +166,7 @@ struct ravel__unit {
     uint8_t leaf;         /* not to be split (nothing to split it at) */
     uint32_t weight;      /* how large it looks: the alternatives its
                              first execution left below its branch */
+    uint8_t taken;        /* a lane has taken it (the run) */
     _Atomic uint8_t done; /* explored completely (set after every trace
                              it found is in the fingerprint set) */
 };
@@ -186,6 +201,9 @@ struct ravel__tree {
     uint32_t lane_nodes; /* nodes of one lane's pool */
     uint32_t wn_cap, wn_top;
     _Atomic uint32_t wn_free;
+    /* Taking a wakeup step (ravel__tree_wnode_new) is serialised by its
+     * own lock: lanes exploring work units analyse without the tree's. */
+    _Atomic uint32_t wn_lock;
     uint32_t fp_cap; /* slots of the shared trace-fingerprint set */
     uint32_t fp_active; /* of which in use now (a power of two) */
     /* Totals over all lanes. Complete executions without atomic sections
@@ -207,7 +225,6 @@ struct ravel__tree {
     uint32_t split_first; /* the alternative taken there first */
     uint32_t split_weight[64]; /* each alternative's weight there */
     uint64_t split_before[64]; /* the alternatives run there before it */
-    uint32_t unit_scan;   /* next unit to look at when one is done */
     uint32_t units_own, units_done;
     uint32_t units_expect; /* resumed: the units the checkpoint had (0) */
     uint32_t units_mismatch; /* the split made another number of units */

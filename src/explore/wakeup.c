@@ -400,27 +400,45 @@ static bool gives_to(const struct ravel__kaccess *a,
     return false;
 }
 
-bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
-                              const struct ravel__kaccess *acc)
+/* Index of the first step of the thread with key tkey in what is left of
+ * v, or v->n. */
+static uint32_t first_step(const struct ravel__wseq *v, uint64_t tkey)
 {
     uint32_t k;
     for (k = 0; k < v->n; k++)
         if (!v->e[k].removed && v->e[k].tkey == tkey)
             break;
-    if (k < v->n) {
-        /* Its first step in v must have no predecessor in v; a wait
-         * that needs a post of v has that post for one. */
-        const struct ravel__wentry *en = &v->e[k];
-        for (uint32_t j = 0; j < k; j++) {
-            const struct ravel__wentry *p = &v->e[j];
-            if (p->removed)
-                continue;
-            if (en->clk[p->thread] >= p->tfirst ||
-                (en->after_give && gives_to(&p->acc, &en->acc)))
-                return false;
-        }
-        return true;
+    return k;
+}
+
+/* Step k of v has no predecessor in v; a wait that needs a post of v has
+ * that post for one. */
+static bool no_predecessor(const struct ravel__wseq *v, uint32_t k)
+{
+    const struct ravel__wentry *en = &v->e[k];
+    for (uint32_t j = 0; j < k; j++) {
+        const struct ravel__wentry *p = &v->e[j];
+        if (p->removed)
+            continue;
+        if (en->clk[p->thread] >= p->tfirst ||
+            (en->after_give && gives_to(&p->acc, &en->acc)))
+            return false;
     }
+    return true;
+}
+
+bool ravel__wseq_initial(const struct ravel__wseq *v, uint64_t tkey)
+{
+    uint32_t k = first_step(v, tkey);
+    return k < v->n && no_predecessor(v, k);
+}
+
+bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
+                              const struct ravel__kaccess *acc)
+{
+    uint32_t k = first_step(v, tkey);
+    if (k < v->n)
+        return no_predecessor(v, k);
     /* Not in v: its next step must commute with all of v. */
     for (uint32_t j = 0; j < v->n; j++)
         if (!v->e[j].removed && ravel__kaccess_dependent(acc, &v->e[j].acc))

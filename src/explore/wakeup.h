@@ -98,6 +98,10 @@ void ravel__wseq_single(struct ravel__wseq *v, const struct ravel__wctx *c,
  * operation if it has no later event), valid whatever runs before it. */
 void ravel__wnext_access(const struct ravel__wctx *c, uint32_t t, uint32_t e,
                          struct ravel__kaccess *a);
+/* Is the thread with key tkey an initial of what is left of v: does it
+ * have a step in v that nothing in v happens before? */
+bool ravel__wseq_initial(const struct ravel__wseq *v, uint64_t tkey);
+
 /* Is the thread with key tkey, whose next step has accesses `acc`, a weak
  * initial of what is left of v? */
 bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
