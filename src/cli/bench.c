@@ -8,6 +8,7 @@
  *     optimal DPOR, one executor       (wakeup trees: no execution wasted)
  *     source-set DPOR, one executor    (the baseline of the next line)
  *     source-set DPOR, N executors     (--jobs N, default one per core)
+ *     optimal DPOR, N executors        (lanes stealing branches as units)
  *
  * and the table gives, for each, the executions, how many sleep sets
  * abandoned, the wall time of the exploration (ravel's own clock, median
@@ -84,8 +85,8 @@ void ravel__help_bench(void)
         "\n"
         "DESCRIPTION\n"
         "    Explores readers(13), lastzero(15), indexer(15), filesystem(19)\n"
-        "    and fib_bench completely, with optimal DPOR on one executor and\n"
-        "    with source-set DPOR on one and on N executors (--jobs), and\n"
+        "    and fib_bench completely, with optimal DPOR and with source-set\n"
+        "    DPOR, each on one and on N executors (--jobs), and\n"
         "    prints a table: the traces (checked against the published\n"
         "    count), executions, executions abandoned by sleep sets, wall\n"
         "    time (median of the runs), executions per second, and where the\n"
@@ -397,8 +398,9 @@ int ravel__cmd_bench(int argc, char **argv)
     }
     char jobs_s[16];
     snprintf(jobs_s, sizeof jobs_s, "%u", jobs);
-    char par[32];
+    char par[32], opar[32];
     snprintf(par, sizeof par, "source, %u jobs", jobs);
+    snprintf(opar, sizeof opar, "optimal, %u jobs", jobs);
     char budget[24];
     snprintf(budget, sizeof budget, "%lu", rc11_budget);
 
@@ -430,10 +432,11 @@ int ravel__cmd_bench(int argc, char **argv)
             snprintf(label, sizeof label, "%s(%s)", b->name, arg);
         else
             snprintf(label, sizeof label, "%s", b->name);
-        struct result res[3] = {
+        struct result res[4] = {
             run_median(self, prog, arg, "optimal", "1", runs, "sc", NULL),
             run_median(self, prog, arg, "source", "1", runs, "sc", NULL),
             run_median(self, prog, arg, "source", jobs_s, runs, "sc", NULL),
+            run_median(self, prog, arg, "optimal", jobs_s, runs, "sc", NULL),
         };
         /* The same size again under rc11, optimal DPOR, one executor,
          * within the budget (one run: an exploration over budget is not
@@ -443,10 +446,12 @@ int ravel__cmd_bench(int argc, char **argv)
         if (rc11_budget)
             rc = run_median(self, prog, arg, "optimal", "1", runs, "rc11",
                             budget);
-        static const char *const modes[] = {"optimal", "source", "source"};
-        const char *njobs[] = {"1", "1", jobs_s};
-        const char *configs[] = {"optimal, 1 job", "source, 1 job", par};
-        for (int k = 0; k < 3; k++) {
+        static const char *const modes[] = {"optimal", "source", "source",
+                                            "optimal"};
+        const char *njobs[] = {"1", "1", jobs_s, jobs_s};
+        const char *configs[] = {"optimal, 1 job", "source, 1 job", par,
+                                 opar};
+        for (int k = 0; k < 4; k++) {
             const struct result *r = &res[k];
             if (json)
                 print_json(label, modes[k], njobs[k], "sc", r, want);
