@@ -123,6 +123,8 @@ struct sys {
     uint32_t unit_top;
     uint64_t *xsleep;
     uint32_t xsleep_cap;
+    uint32_t xsleep_valid; /* entries of xsleep still right */
+    uint32_t since_publish; /* executions since publish_stats */
     uint32_t units_per_shard;
     bool fp_full;
     uint64_t wut_misses; /* replayed wakeup steps that were not possible */
@@ -1453,8 +1455,15 @@ static int cross_sleepers(struct sys *s)
         s->xsleep_cap = depth;
     }
     const struct ravel__pathent *path = my_path(s);
-    uint64_t carry = 0; /* asleep on arrival, covered by another unit */
-    for (uint32_t i = 0; i < depth; i++) {
+    /* The entries above the branch this execution took are the last
+     * execution's: a steal from one of them adds to its xdone a thread
+     * not taken before this path's branch there. */
+    struct ravel__lane *ln = my_lane(s);
+    uint32_t from = ln->prefix ? ln->prefix - 1 : 0;
+    if (from > s->xsleep_valid)
+        from = s->xsleep_valid;
+    uint64_t carry = from ? s->xsleep[from - 1] : 0;
+    for (uint32_t i = from; i < depth; i++) {
         const struct ravel__tnode *nd = ravel__tree_node(s->t, path[i].node);
         if (i < s->unit_top) {
             carry = nd->sleep | path[i].before;
@@ -1466,6 +1475,7 @@ static int cross_sleepers(struct sys *s)
         }
         s->xsleep[i] = carry;
     }
+    s->xsleep_valid = depth;
     return 0;
 }
 
@@ -1889,6 +1899,7 @@ static bool steal_unit(struct sys *s, struct ravel__lane *ln)
     ln->xtop = s->unit_top = i + 1;
     lane_unlock(ln);
     s->hb_valid = false;
+    s->xsleep_valid = 0;
     s->hb_keep = 0;
     if (s->debug)
         dbg(s, "steal node %u of lane %u: %u (unit)\n", i, best_lane, ch);
@@ -2333,6 +2344,7 @@ static bool load_unit(struct sys *s, uint32_t ui)
     }
     /* The last execution's analysis is not this path's. */
     s->hb_valid = false;
+    s->xsleep_valid = 0;
     s->hb_keep = 0;
     t->unit_cur = ui;
     ln->unit = ui;
@@ -2587,6 +2599,9 @@ static bool next_branch(struct sys *s)
     }
 }
 
+#define LANES_COUNT(t, field) \
+    ravel__tree_count(t, offsetof(struct ravel__lane, field))
+
 static void publish_stats(struct sys *s)
 {
     struct ravel__tree *t = s->t;
@@ -2597,18 +2612,18 @@ static void publish_stats(struct sys *s)
      * (two lanes can now and then explore one trace each; not
      * diagnosed), and of DFS and bounded searches. */
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE || s->fingerprints;
-    st->traces = by_fp ? atomic_load(&t->fp_count)
-                       : atomic_load(&t->complete_plain) +
-                             atomic_load(&t->fp_count);
+    st->traces =
+        by_fp ? atomic_load(&t->fp_count)
+              : LANES_COUNT(t, complete_plain) + atomic_load(&t->fp_count);
     st->traces_inexact = 0;
     if (atomic_load(&t->fp_full)) { /* some fingerprint was not counted */
         st->traces_inexact = 1;
         if (by_fp && s->lanes_fp) {
-            st->traces = atomic_load(&t->complete);
+            st->traces = LANES_COUNT(t, complete);
             st->traces_inexact = 2;
         }
     }
-    st->blocked = atomic_load(&t->blocked);
+    st->blocked = LANES_COUNT(t, blocked);
     st->bound = t->bound;
     st->digest = by_fp ? atomic_load(&t->fp_digest) : 0;
 }
@@ -2634,7 +2649,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     struct ravel__lane *ln = my_lane(s);
     if (s->debug) {
         dbg(s, "execution %llu%s:",
-                (unsigned long long)atomic_load(&t->executions),
+                (unsigned long long)LANES_COUNT(t, executions),
                 blocked ? " BLOCKED" : "");
         for (uint32_t i = 0; i < ln->depth; i++) {
             const struct ravel__tnode *nd =
@@ -2659,11 +2674,8 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
             dbg(s, " end %u fail %u\n", x->ended, x->failure.kind);
         }
     }
-    atomic_fetch_add(&t->executions, 1);
-    if (blocked)
-        atomic_fetch_add(&t->blocked, 1);
-    else
-        atomic_fetch_add(&t->complete, 1);
+    ravel__lane_count(&ln->executions);
+    ravel__lane_count(blocked ? &ln->blocked : &ln->complete);
     if (s->diverged_now) {
         /* Not the execution the tree describes: learn nothing from it. */
         s->diverged_now = false;
@@ -2681,7 +2693,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
 
     s->multi = map_events(s, x);
     if (!blocked && !s->multi)
-        atomic_fetch_add(&t->complete_plain, 1);
+        ravel__lane_count(&ln->complete_plain);
     /* Events before the branch this execution took were replayed. */
     s->race_from = 0;
     if (ln->prefix > 0) {
@@ -2747,7 +2759,10 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                    take_own(s, ln);
         lane_unlock(ln);
         if (own) {
-            publish_stats(s);
+            /* The totals read every lane's counters: now and then (the
+             * progress line), and whenever the lane stops. */
+            if ((++s->since_publish & 63) == 0)
+                publish_stats(s);
             return true;
         }
         ravel__tree_lock(t);

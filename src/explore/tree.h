@@ -138,6 +138,10 @@ struct __attribute__((aligned(64))) ravel__lane {
      * take from: after an execution, and when it takes a branch). */
     uint32_t xtop;
     _Atomic uint32_t lock;
+    /* Its executions, those abandoned and those complete (of which
+     * without atomic sections): written by the lane only, on its own
+     * cache lines; the totals are their sums (ravel__tree_count). */
+    _Atomic uint64_t executions, blocked, complete, complete_plain;
     uint32_t free_nodes; /* its node pool's free list (lock-free push) */
     uint32_t node_top;   /* nodes of its pool ever handed out */
 };
@@ -206,10 +210,10 @@ struct ravel__tree {
     _Atomic uint32_t wn_lock;
     uint32_t fp_cap; /* slots of the shared trace-fingerprint set */
     uint32_t fp_active; /* of which in use now (a power of two) */
-    /* Totals over all lanes. Complete executions without atomic sections
-     * are distinct traces; those with are counted by fingerprint. */
-    _Atomic uint64_t executions, complete, blocked, fp_count;
-    _Atomic uint64_t complete_plain;
+    /* Fingerprints counted (complete executions without atomic sections
+     * are distinct traces, counted by lane: ravel__lane; those with are
+     * counted by fingerprint). */
+    _Atomic uint64_t fp_count;
     _Atomic uint64_t fp_digest; /* sum of a hash of each fingerprint */
     _Atomic uint8_t fp_full; /* a fingerprint did not fit: fp_count is low */
     uint64_t lanes_off, paths_off, nodes_off, wnodes_off, fp_off;
@@ -262,6 +266,24 @@ static inline struct ravel__lane *ravel__tree_lane(struct ravel__tree *t,
                                                    uint32_t l)
 {
     return (struct ravel__lane *)((char *)t + t->lanes_off) + l;
+}
+
+/* A lane's counter (ravel__lane's executions ...), by its owner. */
+static inline void ravel__lane_count(_Atomic uint64_t *c)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+/* The total of one counter over the lanes (offsetof a ravel__lane field). */
+static inline uint64_t ravel__tree_count(struct ravel__tree *t, size_t off)
+{
+    uint64_t n = 0;
+    for (uint32_t l = 0; l < t->nlanes; l++)
+        n += atomic_load_explicit(
+            (_Atomic uint64_t *)((char *)ravel__tree_lane(t, l) + off),
+            memory_order_relaxed);
+    return n;
 }
 
 static inline struct ravel__pathent *ravel__tree_path(struct ravel__tree *t,

@@ -941,7 +941,9 @@ void ravel__sv_checkpoint(void)
     struct ravel__tree *t = rt->strategy_mem;
     if (ravel__checkpoint_write(rt->opt.checkpoint, t, rt->search_hash,
                                 rt->program_hash, si + 1, sn,
-                                atomic_load(&t->executions)) != 0) {
+                                ravel__tree_count(
+                                    t, offsetof(struct ravel__lane,
+                                                executions))) != 0) {
         char msg[PATH_MAX + 100];
         int n = snprintf(msg, sizeof msg,
                          "ravel: warning: cannot write the checkpoint %s: "
