@@ -1906,9 +1906,30 @@ static bool steal_unit(struct sys *s, struct ravel__lane *ln)
     return true;
 }
 
+/* Adds the lane's batch of fingerprints to the shared set (with the
+ * tree's lock held). A lane that leaves adds its batch, so that when the
+ * last one has left every fingerprint is in the set. */
+static void fp_flush_locked(struct sys *s)
+{
+    struct ravel__lane *ln = my_lane(s);
+    for (uint32_t i = 0; i < ln->nfpbuf && !s->fp_full; i++)
+        ravel__tree_fp_add(s->t, ln->fpbuf[i], &s->fp_full);
+    ln->nfpbuf = 0;
+}
+
+static void fp_flush(struct sys *s)
+{
+    if (!my_lane(s)->nfpbuf)
+        return;
+    ravel__tree_lock(s->t);
+    fp_flush_locked(s);
+    ravel__tree_unlock(s->t);
+}
+
 /* This lane holds no branch any more. Called with the lock. */
 static void leave(struct sys *s, struct ravel__lane *ln)
 {
+    fp_flush_locked(s);
     if (s->xlanes)
         lane_lock(ln);
     release_path(s, ln, 0);
@@ -2605,6 +2626,7 @@ static bool next_branch(struct sys *s)
 static void publish_stats(struct sys *s)
 {
     struct ravel__tree *t = s->t;
+    fp_flush(s);
     struct ravel__explore_stats *st = s->base.stats;
     /* DPOR explores each trace once, except that a thread whose step is
      * an atomic section never sleeps: executions with such blocks are
@@ -2692,6 +2714,9 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         sleep_refine(s, x); /* records the last step's outcome */
 
     s->multi = map_events(s, x);
+    if (s->multi && s->mode == MODE_OPTIMAL &&
+        !atomic_load_explicit(&t->optimal_blocks, memory_order_relaxed))
+        atomic_fetch_add(&t->optimal_blocks, 1);
     if (!blocked && !s->multi)
         ravel__lane_count(&ln->complete_plain);
     /* Events before the branch this execution took were replayed. */
@@ -2731,9 +2756,9 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     bool own_path = s->xlanes;
     bool add_fp = hb_ok == 0 && !blocked && by_fp && !s->fp_full;
     if (own_path && add_fp) {
-        ravel__tree_lock(t);
-        ravel__tree_fp_add(t, fp, &s->fp_full); /* under the lock: it grows */
-        ravel__tree_unlock(t);
+        ln->fpbuf[ln->nfpbuf++] = fp;
+        if (ln->nfpbuf == sizeof ln->fpbuf / sizeof *ln->fpbuf)
+            fp_flush(s);
         add_fp = false;
     }
     if (!own_path)
@@ -2773,7 +2798,8 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         t->exhausted = 1;
         /* Not exhaustive when an execution diverged (sys_finish). */
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed);
+                          !atomic_load(&t->unfollowed) &&
+                          !atomic_load(&t->optimal_blocks);
         base->stats->complete = base->exhausted;
     }
     return more;
@@ -2883,6 +2909,16 @@ static void sys_finish(struct ravel__strategy *base)
                  st->traces, uf, uf == 1 ? "" : "s");
         st->complete = 0;
     }
+    if (atomic_load(&s->t->optimal_blocks) && !uf && !dv &&
+        s->t->exhausted) {
+        snprintf(st->guarantee, sizeof st->guarantee,
+                 "optimal DPOR explored %" PRIu64 " traces, not a proof "
+                 "of all: the program has atomic sections, and with them "
+                 "optimal DPOR was seen to miss outcomes "
+                 "(tests/oracle/open); --dpor-mode source covers them",
+                 st->traces);
+        st->complete = 0;
+    }
     if (ravel__depend_rc11 || s->rc11)
         rc11_words(st->guarantee, sizeof st->guarantee);
     if (s->debug && s->wut_misses)
@@ -2935,7 +2971,8 @@ static bool sys_start(struct ravel__strategy *base)
      * lane that ended the search. */
     if (!more && !t->abandoned)
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed);
+                          !atomic_load(&t->unfollowed) &&
+                          !atomic_load(&t->optimal_blocks);
     return more;
 }
 
@@ -2968,6 +3005,7 @@ struct ravel__strategy *ravel__systematic_new(
         snprintf(s->debug_path, sizeof s->debug_path, "%s.lane%u", dbg,
                  c->lane);
     s->lane = c->lane;
+    ravel__tree_use_lane(c->lane);
     s->shard = c->shard;
     s->shards = c->shards;
     if (c->preemption_bound >= 0) {
@@ -2977,7 +3015,12 @@ struct ravel__strategy *ravel__systematic_new(
         s->bk = BOUND_DELAY;
         s->max_bound = c->delay_bound;
     }
-    bool optimal = dpor && s->bk == BOUND_NONE &&
+    /* Optimal DPOR under --memory-model tso explored 2 of the 4 traces
+     * of store buffering (relaxed.litmus, once optimal DPOR's lanes were
+     * really optimal: with two lanes it used to fall back to source
+     * sets, and with one it printed "exhausted" falsely). Not diagnosed:
+     * tso uses source sets. */
+    bool optimal = dpor && s->bk == BOUND_NONE && !ravel__depend_tso &&
                    !(c->dpor_mode && !strcmp(c->dpor_mode, "source"));
     /* Units (--shard, --checkpoint) are explored one after the other on
      * one lane, and counted by fingerprint (two units can explore one

@@ -144,11 +144,11 @@ void ravel__tree_clear(struct ravel__tree *t)
         ln->branch_vmore = RAVEL__NIL;
         ln->branch_valts = RAVEL__NIL;
         ln->xtop = 0;
+        ln->wn_free = RAVEL__NIL;
+        ln->nfpbuf = 0;
         atomic_store(&ln->lock, 0);
     }
-    t->wn_top = 1;
-    atomic_store(&t->wn_free, RAVEL__NIL);
-    atomic_store(&t->wn_lock, 0);
+    atomic_store(&t->wn_top, 1);
 }
 
 /* ---- the lock ------------------------------------------------------------ */
@@ -235,50 +235,38 @@ void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i)
 
 /* ---- wakeup steps ---------------------------------------------------------- */
 
-/* One taker at a time: a pop that raced with another pop could take a
- * step that was taken and given back meanwhile with its old successor
- * (ABA). Giving back (wnode_free) stays lock-free. Held for a few
- * instructions, so it spins. */
-static void wn_lock(struct ravel__tree *t)
+/* The lane of the process (each executor is one lane), whose free list
+ * takes the steps it gives back and gives the steps it takes: one owner
+ * per list, no atomics, and a lane reuses its own recent cache lines
+ * (with one shared list, two lanes' steps interleaved on cache lines that
+ * moved between the cores at every execution). */
+static uint32_t wn_lane;
+
+void ravel__tree_use_lane(uint32_t l)
 {
-    while (atomic_exchange_explicit(&t->wn_lock, 1, memory_order_acquire)) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
+    wn_lane = l;
 }
 
 uint32_t ravel__tree_wnode_new(struct ravel__tree *t)
 {
-    wn_lock(t);
-    uint32_t i = atomic_load_explicit(&t->wn_free, memory_order_acquire);
-    while (i != RAVEL__NIL) {
-        uint32_t next = ravel__tree_wnode(t, i)->sibling;
-        if (atomic_compare_exchange_weak_explicit(&t->wn_free, &i, next,
-                                                  memory_order_acquire,
-                                                  memory_order_acquire))
-            break;
-    }
-    if (i == RAVEL__NIL) {
-        if (t->wn_top >= t->wn_cap) {
-            atomic_store_explicit(&t->wn_lock, 0, memory_order_release);
+    struct ravel__lane *ln = ravel__tree_lane(t, wn_lane);
+    uint32_t i = ln->wn_free;
+    if (i != RAVEL__NIL) {
+        ln->wn_free = ravel__tree_wnode(t, i)->sibling;
+    } else {
+        i = atomic_fetch_add_explicit(&t->wn_top, 1, memory_order_relaxed);
+        if (i >= t->wn_cap)
             return RAVEL__NIL;
-        }
-        i = t->wn_top++;
     }
-    atomic_store_explicit(&t->wn_lock, 0, memory_order_release);
     memset(ravel__tree_wnode(t, i), 0, sizeof(struct ravel__wnode));
     return i;
 }
 
 void ravel__tree_wnode_free(struct ravel__tree *t, uint32_t i)
 {
-    struct ravel__wnode *w = ravel__tree_wnode(t, i);
-    uint32_t h = atomic_load_explicit(&t->wn_free, memory_order_relaxed);
-    do
-        w->sibling = h;
-    while (!atomic_compare_exchange_weak_explicit(
-        &t->wn_free, &h, i, memory_order_release, memory_order_relaxed));
+    struct ravel__lane *ln = ravel__tree_lane(t, wn_lane);
+    ravel__tree_wnode(t, i)->sibling = ln->wn_free;
+    ln->wn_free = i;
 }
 
 void ravel__tree_wlist_free(struct ravel__tree *t, uint32_t first)

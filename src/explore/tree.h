@@ -138,6 +138,12 @@ struct __attribute__((aligned(64))) ravel__lane {
      * take from: after an execution, and when it takes a branch). */
     uint32_t xtop;
     _Atomic uint32_t lock;
+    uint32_t wn_free; /* wakeup steps it gave back (ravel__tree_wnode_new) */
+    /* Optimal DPOR: trace fingerprints not yet in the shared set, added
+     * in batches under the tree's lock; here, not in the executor, so that
+     * a crash of the executor loses none. */
+    uint32_t nfpbuf;
+    uint64_t fpbuf[64];
     /* Its executions, those abandoned and those complete (of which
      * without atomic sections): written by the lane only, on its own
      * cache lines; the totals are their sums (ravel__tree_count). */
@@ -200,14 +206,17 @@ struct ravel__tree {
      * the wakeup sequence found no unit there (wakeup.c, sems_ok); another
      * post might have served it, so the search proves nothing. */
     _Atomic uint64_t unfollowed;
+    /* Optimal DPOR: executions with blocks of several operations (atomic
+     * sections). The differential oracle found programs with sections
+     * where optimal DPOR missed outcomes (tests/oracle/open): such a
+     * search proves nothing. */
+    _Atomic uint64_t optimal_blocks;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
-    uint32_t wn_cap, wn_top;
-    _Atomic uint32_t wn_free;
-    /* Taking a wakeup step (ravel__tree_wnode_new) is serialised by its
-     * own lock: lanes exploring work units analyse without the tree's. */
-    _Atomic uint32_t wn_lock;
+    uint32_t wn_cap;
+    _Atomic uint32_t wn_top; /* wakeup steps ever handed out (the free
+                                ones are on their lanes' lists) */
     uint32_t fp_cap; /* slots of the shared trace-fingerprint set */
     uint32_t fp_active; /* of which in use now (a power of two) */
     /* Fingerprints counted (complete executions without atomic sections
@@ -310,6 +319,9 @@ uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l);
 /* Drops one reference; the last frees the node and its wakeup tree. */
 void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i);
 
+/* The lane this process explores, whose list takes the wakeup steps it
+ * frees and gives those it takes. */
+void ravel__tree_use_lane(uint32_t l);
 /* A wakeup step (fields zeroed), or RAVEL__NIL when the pool is full. */
 uint32_t ravel__tree_wnode_new(struct ravel__tree *t);
 /* Frees one step (not its children or siblings). */
