@@ -324,6 +324,10 @@ static void sleep_refine(struct sys *s, const struct ravel__exec *x)
  * took them (the execution went another way, or ended). */
 static void drop_valts(struct sys *s)
 {
+    /* At every choice; there is rarely anything to free. */
+    if (RAVEL__LIKELY(s->follow_vmore == RAVEL__NIL &&
+                      s->follow_valts == RAVEL__NIL))
+        return;
     ravel__tree_wchain_free(s->t, s->follow_vmore);
     s->follow_vmore = RAVEL__NIL;
     if (s->follow_valts == RAVEL__NIL)
@@ -513,7 +517,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
         if (sleeping)
             sleep_candidates(s, x, nd->sleep, nd->sleep_read, p, c);
     }
-    s->cost += choice_cost(s, current, p, en);
+    if (s->bk != BOUND_NONE)
+        s->cost += choice_cost(s, current, p, en);
     s->cursor = c + 1;
     uint32_t i = index_of(enabled, n, p);
     return i == RAVEL__NONE ? diverged(s, x) : i;
