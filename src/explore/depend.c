@@ -360,13 +360,11 @@ void ravel__hb_free(struct ravel__hb *hb)
     memset(hb, 0, sizeof *hb);
 }
 
-/* The analysis state of object `id`: model objects by their index,
- * thread objects after them (no hashing: both are dense). */
-static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
+/* The analysis state of the object in `slot` (see hb_obj), the table
+ * grown and the state started afresh as needed. */
+static __attribute__((noinline)) struct ravel__hb_obj *
+hb_obj_slow(struct ravel__hb *hb, uint32_t slot)
 {
-    uint32_t slot = (id & 0x80000000u)
-                        ? hb->obj_base + (id & 0x7fffffffu)
-                        : id;
     if (slot >= hb->objs_cap) {
         uint32_t ncap = hb->objs_cap ? hb->objs_cap : 64;
         while (ncap <= slot)
@@ -386,6 +384,21 @@ static struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
         o->rel = RAVEL__NONE;
     }
     return o;
+}
+
+/* The analysis state of object `id`: model objects by their index,
+ * thread objects after them (no hashing: both are dense). The common
+ * case inline - an object this analysis met before - since every access
+ * of every event looks its object up, the kept prefix's too. */
+static inline struct ravel__hb_obj *hb_obj(struct ravel__hb *hb, uint32_t id)
+{
+    uint32_t slot = (id & 0x80000000u)
+                        ? hb->obj_base + (id & 0x7fffffffu)
+                        : id;
+    if (RAVEL__LIKELY(slot < hb->objs_cap &&
+                      hb->objs[slot].gen == hb->gen))
+        return &hb->objs[slot];
+    return hb_obj_slow(hb, slot);
 }
 
 /* Does an event of class `later` dominate an earlier one of class
@@ -421,7 +434,7 @@ static void init_dominated(void)
 }
 
 /* Appends event e (of thread t, class cls) to the object's lists. */
-static void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o,
+static inline void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o,
                      uint32_t e, uint32_t t, uint8_t cls)
 {
     for (uint16_t m = o->mask & dominated[cls]; m; m &= (uint16_t)(m - 1))

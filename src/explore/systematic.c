@@ -207,11 +207,11 @@ static uint32_t default_choice(uint32_t current, uint64_t avail)
     if (current < 64 && (avail & bit(current)))
         return current;
     uint32_t start = current < 64 ? current : 0;
-    for (uint32_t k = 1; k <= 64; k++) {
-        uint32_t q = (start + k) % 64;
-        if (avail & bit(q))
-            return q;
-    }
+    /* The first thread after start, wrapping round: the lowest one above
+     * it, else the lowest one (start itself last). */
+    uint64_t above = start < 63 ? avail & (~0ULL << (start + 1)) : 0;
+    if (above)
+        return lowest(above);
     return lowest(avail);
 }
 
