@@ -39,11 +39,14 @@ static void block_access(const struct ravel__wctx *c, uint32_t first,
         opaque(k);
         return;
     }
+    if (as_ran) {
+        /* What the happens-before analysis classified it as
+         * (ravel__event_access, kept in hb->acc). */
+        ravel__access_keys(&c->hb->acc[first], c->x, k);
+        return;
+    }
     struct ravel__access a;
-    if (as_ran)
-        ravel__event_access(&c->x->events[first], &a);
-    else
-        ravel__event_access_any(&c->x->events[first], &a);
+    ravel__event_access_any(&c->x->events[first], &a);
     ravel__access_keys(&a, c->x, k);
 }
 
@@ -367,11 +370,10 @@ void ravel__wnext_access(const struct ravel__wctx *c, uint32_t t, uint32_t e,
         /* A compare-exchange that failed only reads; it fails at e too if
          * nothing wrote its object in between. */
         bool as_ran = ge->kind == RAVEL__OP_ATOMIC_CAS && !ge->aux;
-        struct ravel__access b;
         for (uint32_t f = e + 1; f < g && as_ran; f++) {
-            ravel__event_access(&x->events[f], &b);
-            for (uint8_t k = 0; k < b.n; k++)
-                if (b.obj[k] == ge->obj && b.cls[k] == RAVEL__ACC_WRITE)
+            const struct ravel__access *b = &c->hb->acc[f]; /* as ran */
+            for (uint8_t k = 0; k < b->n; k++)
+                if (b->obj[k] == ge->obj && b->cls[k] == RAVEL__ACC_WRITE)
                     as_ran = false;
         }
         block_access(c, g, c->blk_last[g], as_ran, a);
