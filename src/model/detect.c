@@ -18,7 +18,8 @@
  *
  *     slot 0   mutex, spinlock, semaphore, once, condvar, atomic, rwlock's
  *              writers, barrier's even rounds
- *     slot 1   rwlock's readers, barrier's odd rounds
+ *     slot 1   rwlock's readers, barrier's odd rounds (cleared at its
+ *              first use, not with slot 0: few objects ever use it)
  *
  * The shadow's tables and leaves, the clocks and the arena come from the
  * provider given to ravel__det_new, once; nothing is ever unmapped (the
@@ -113,6 +114,9 @@ struct ravel__detector {
                             no clock entry at or above it was ever set */
     uint32_t max_objects;
     struct mid **top;            /* 1 << TOP_BITS entries */
+    uint32_t *obj_stamp1;        /* per object: exec_start when its slot 1
+                                    was cleared (only rwlocks and barriers
+                                    use it: cleared on first use) */
     uint32_t *obj_stamp;         /* per object: exec_start when its clocks
                                     were allocated */
     uint32_t *obj_clock;         /* per object: arena index of slot 0 */
@@ -151,6 +155,7 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->top = map(d, sizeof(struct mid *) << TOP_BITS);
     d->hot.thr = map(d, sizeof(struct ravel__det_thread_clocks) * W);
     d->obj_stamp = map(d, sizeof(uint32_t) * (max_objects + 1));
+    d->obj_stamp1 = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->obj_clock = map(d, sizeof(uint32_t) * (max_objects + 1));
     d->arena = map(d, sizeof(uint32_t) * W * ARENA_CLOCKS);
     d->overflow = map(d, sizeof(uint32_t) * W * 2);
@@ -160,7 +165,8 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->org_hash = map(d, sizeof(uint32_t) * ORIGIN_HASH);
     d->oc = map(d, sizeof(struct origin_cached) * ORIGIN_CACHE);
     d->norg = 1;
-    if (!d->top || !d->hot.thr || !d->obj_stamp || !d->obj_clock || !d->arena ||
+    if (!d->top || !d->hot.thr || !d->obj_stamp || !d->obj_stamp1 ||
+        !d->obj_clock || !d->arena ||
         !d->overflow || !d->leaves || !d->org || !d->org_hash || !d->oc)
         return NULL;
     return d;
@@ -177,6 +183,7 @@ static void wrap(struct ravel__detector *d)
     for (uint32_t i = 0; i < d->nleaves; i++)
         memset(d->leaves[i], 0, sizeof *d->leaves[i]);
     memset(d->obj_stamp, 0, sizeof(uint32_t) * (d->max_objects + 1));
+    memset(d->obj_stamp1, 0, sizeof(uint32_t) * (d->max_objects + 1));
     d->gen = 1;
 }
 
@@ -294,6 +301,11 @@ clock_of_slow(struct ravel__detector *d, uint32_t o, uint32_t slot)
         d->arena_used += 2;
         d->obj_stamp[o] = d->hot.exec_start;
         clock_clear(d, d->arena + (size_t)d->obj_clock[o] * W);
+    }
+    /* Slot 1 is cleared on its first use: most objects (every atomic)
+     * never have one, and clearing it was half of allocating. */
+    if (slot == 1 && d->obj_stamp1[o] != d->hot.exec_start) {
+        d->obj_stamp1[o] = d->hot.exec_start;
         clock_clear(d, d->arena + (size_t)(d->obj_clock[o] + 1) * W);
     }
     return d->arena + (size_t)(d->obj_clock[o] + slot) * W;
@@ -306,7 +318,8 @@ static inline uint32_t *clock_of(struct ravel__detector *d, uint32_t o,
                                  uint32_t slot)
 {
     if (RAVEL__LIKELY(o < d->max_objects &&
-                      d->obj_stamp[o] == d->hot.exec_start))
+                      d->obj_stamp[o] == d->hot.exec_start &&
+                      (slot == 0 || d->obj_stamp1[o] == d->hot.exec_start)))
         return d->arena + (size_t)(d->obj_clock[o] + slot) * W;
     return clock_of_slow(d, o, slot);
 }
