@@ -355,6 +355,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->clocks);
     free(hb->tindex);
     free(hb->acc);
+    free(hb->cands);
     free(hb->per_thread_last);
     free(hb->rel);
     memset(hb, 0, sizeof *hb);
@@ -433,8 +434,12 @@ static void init_dominated(void)
         }
 }
 
-/* Appends event e (of thread t, class cls) to the object's lists. */
-static inline void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o,
+/* Appends event e (of thread t, class cls) to the object's lists. A
+ * list's order does not matter (its events are sorted as candidates),
+ * so the thread's older entry is replaced by the last one, not moved
+ * over; inline, since every access of every event comes here, the kept
+ * prefix's too. */
+static inline __attribute__((always_inline)) void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o,
                      uint32_t e, uint32_t t, uint8_t cls)
 {
     for (uint16_t m = o->mask & dominated[cls]; m; m &= (uint16_t)(m - 1))
@@ -444,8 +449,7 @@ static inline void obj_push(const struct ravel__exec *x, struct ravel__hb_obj *o
     for (uint32_t j = 0; j < l->n; j++) {
         if (x->events[l->ev[j]].thread != t)
             continue;
-        memmove(&l->ev[j], &l->ev[j + 1], (l->n - j - 1) * sizeof *l->ev);
-        l->n--;
+        l->ev[j] = l->ev[--l->n];
         break;
     }
     if (l->n == l->cap) {
@@ -576,8 +580,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     for (uint32_t t = 0; t < nt; t++)
         creator_event[t] = x->threads[t].create_event;
 
-    uint32_t *cands = NULL;
-    uint32_t ncap = 0;
+    uint32_t *cands = hb->cands;
+    uint32_t ncap = hb->ncands;
     /* The kept prefix: only the state it leaves (per object, per
      * thread). */
     for (uint32_t e = 0; e < from; e++) {
@@ -710,7 +714,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         }
         hb->per_thread_last[t] = e + 1;
     }
-    free(cands);
+    hb->cands = cands; /* kept for the next analysis */
+    hb->ncands = ncap;
     hb->nt = nt;
     return 0;
 }

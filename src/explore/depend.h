@@ -189,6 +189,10 @@ struct ravel__hb {
     uint32_t *rel;
     uint32_t nrel;   /* clocks used */
     size_t relcap;   /* room, in slots */
+    /* Scratch: an event's candidate predecessors (kept between analyses
+     * rather than allocated for each). */
+    uint32_t *cands;
+    uint32_t ncands;
 };
 
 /*
