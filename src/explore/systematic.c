@@ -96,6 +96,8 @@ struct sys {
     uint32_t *ev_vidx, *ev_vn; /* a block's data choices (ravel__wctx) */
     uint32_t thr_off[RAVEL__HB_THREADS + 1];
     uint32_t ev_cap;
+    uint32_t map_n;      /* events map_events last mapped (0: none, or
+                            the scratch was reallocated since) */
     struct race *races;
     uint32_t nraces, races_cap;
     uint32_t race_from; /* analyse races ending at or after this event */
@@ -658,6 +660,7 @@ static void grow_scratch(struct sys *s, uint32_t n)
     RAVEL__CHECK(s->ev_pidx && s->blk_first && s->blk_last && s->ev_value &&
                  s->ev_vidx && s->ev_vn && s->thr_ev);
     s->ev_cap = cap;
+    s->map_n = 0; /* what was mapped is gone */
 }
 
 /*
@@ -673,9 +676,27 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
     uint32_t depth = my_lane(s)->depth;
     uint32_t n = x->nevents;
     grow_scratch(s, n);
+    /* The events before s->hb_keep are the last execution's, chosen at
+     * the same nodes (the happens-before analysis keeps their clocks for
+     * the same reason): their blocks and nodes are mapped already, and
+     * the walk along the path resumes where the last of them was. */
+    uint32_t from = s->hb_keep;
+    if (from > s->map_n || from > n)
+        from = 0;
     bool multi = false;
     uint32_t pi = 0, cur = RAVEL__NONE, first = 0;
-    for (uint32_t e = 0; e < n; e++) {
+    for (uint32_t e = 1; e < from && !multi; e++)
+        multi = s->blk_first[e] != e;
+    if (from > 0) {
+        cur = s->ev_pidx[from - 1];
+        first = s->blk_first[from - 1];
+        pi = cur == RAVEL__NONE ? 0 : cur;
+    }
+    /* Data choices are mapped again below, from the start. */
+    uint32_t reset = x->nvchoices ? 0 : from;
+    for (uint32_t e = reset; e < from; e++)
+        s->ev_value[e] = RAVEL__NONE;
+    for (uint32_t e = from; e < n; e++) {
         while (pi < depth) {
             const struct ravel__tnode *nd = ravel__tree_node(t, path[pi].node);
             if (!nd->nvalues && nd->step > e)
@@ -693,6 +714,7 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
         s->blk_first[e] = first;
         s->ev_value[e] = RAVEL__NONE;
     }
+    s->map_n = n;
     for (uint32_t e = n; e-- > 0;)
         s->blk_last[e] = (e + 1 < n && s->blk_first[e + 1] == s->blk_first[e])
                              ? s->blk_last[e + 1]
