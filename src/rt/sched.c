@@ -189,8 +189,9 @@ static bool yield_like(const struct ravel__event *ev)
 static uint64_t yielders;
 
 /* After thread t's step ev: update everyone's fairness waits. */
-static void fairness_after(struct ravel__exec *x, uint32_t t,
-                           const struct ravel__event *ev)
+static __attribute__((noinline)) void
+fairness_update(struct ravel__exec *x, uint32_t t,
+                const struct ravel__event *ev)
 {
     if (t >= 64)
         return;
@@ -207,6 +208,17 @@ static void fairness_after(struct ravel__exec *x, uint32_t t,
         if (x->threads[t].yield_wait)
             yielders |= tb;
     }
+}
+
+/* fairness_update, called after every step, inline for the common case:
+ * no thread waits and this step is no yield. Nothing to do then, even at
+ * an execution's first step (its reset of `yielders` finds it 0). */
+static inline void fairness_after(struct ravel__exec *x, uint32_t t,
+                                  const struct ravel__event *ev)
+{
+    if (RAVEL__LIKELY(!yielders) && !yield_like(ev))
+        return;
+    fairness_update(x, t, ev);
 }
 
 /* Drops threads waiting (by fairness) for others from enabled[]. */
