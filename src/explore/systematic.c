@@ -409,9 +409,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
                  "pct)");
         return RAVEL__CHOICE_ERROR;
     }
-    uint64_t en = 0;
-    for (uint32_t i = 0; i < n; i++)
-        en |= bit(enabled[i]);
+    /* enabled[] as a mask: the scheduler's (it has it already). */
+    uint64_t en = x->choice_mask;
     uint32_t c = s->cursor;
     if (c >= t->path_cap)
         return tree_full(s, "an execution has more choice points than "

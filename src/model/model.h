@@ -462,6 +462,10 @@ struct ravel__exec {
     uint32_t section_waiters; /* threads with section_wait set */
     uint32_t running;       /* thread holding the baton */
     uint32_t choice_points; /* real choices (more than one option) */
+    uint64_t choice_mask;   /* the threads (< 64) the strategy is offered
+                               at this thread choice, as a mask: the
+                               scheduler (src/rt/sched.c) has it already,
+                               the systematic strategies need it */
     uint8_t ended;          /* enum ravel__end_reason */
     uint8_t has_result;
     int64_t result; /* ravel_result() */
