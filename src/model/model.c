@@ -687,13 +687,16 @@ uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out,
         uint64_t slow = x->slow;
         if (x->spinning || x->memory_model != RAVEL__MM_SC)
             slow = ~0ULL;
-        for (uint64_t m = x->live; m; m &= m - 1) {
+        /* The mask first (the live threads that never block, then those
+         * of the others that can go on), then the list from it. */
+        en = x->live & ~slow;
+        for (uint64_t m = x->live & slow; m; m &= m - 1) {
             uint32_t t = (uint32_t)__builtin_ctzll(m);
-            if (!(slow & (1ULL << t)) || resource_enabled(x, t)) {
-                out[n++] = t;
+            if (resource_enabled(x, t))
                 en |= 1ULL << t;
-            }
         }
+        for (uint64_t m = en; m; m &= m - 1)
+            out[n++] = (uint32_t)__builtin_ctzll(m);
     } else {
         for (uint32_t t = 0; t < x->nthreads; t++)
             if (resource_enabled(x, t)) {
