@@ -260,6 +260,7 @@ void ravel__det_begin(struct ravel__detector *d)
     clock_zero(t0->c, n);
     clock_zero(t0->acq, n);
     clock_zero(t0->rel, n);
+    t0->dirty = 0;
     clock_zero(d->atomic_clock, n);
     t0->c[0] = 1;
 }
@@ -390,7 +391,13 @@ void ravel__det_obj_clock_set(struct ravel__detector *d, uint32_t o,
 static inline void atomic_read_clock(struct ravel__detector *d, uint32_t t,
                                      const uint32_t *l, int64_t mo)
 {
-    clock_join(d, mo_acquire(mo) ? d->hot.thr[t].c : d->hot.thr[t].acq, l);
+    struct ravel__det_thread_clocks *tc = &d->hot.thr[t];
+    if (mo_acquire(mo)) {
+        clock_join(d, tc->c, l);
+    } else {
+        clock_join(d, tc->acq, l);
+        tc->dirty |= RAVEL__DET_ACQ;
+    }
 }
 
 static void atomic_read(struct ravel__detector *d, uint32_t t, uint32_t o,
@@ -475,10 +482,15 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
         struct ravel__det_thread_clocks *cc = &d->hot.thr[c];
         if (d->width > d->high)
             d->high = d->width;
-        clock_clear(d, cc->c);
-        clock_clear(d, cc->acq);
-        clock_clear(d, cc->rel);
-        clock_join(d, cc->c, tc->c);
+        /* The child starts from the parent's clock: a copy over the
+         * width, zero above it (what clearing and joining come to). */
+        clock_copy(cc->c, tc->c, d->width);
+        clock_zero(cc->c + d->width, d->high - d->width);
+        if (cc->dirty & RAVEL__DET_ACQ)
+            clock_clear(d, cc->acq);
+        if (cc->dirty & RAVEL__DET_REL)
+            clock_clear(d, cc->rel);
+        cc->dirty = 0;
         cc->c[c] = 1;
         tick(d, t);
         return;
@@ -575,6 +587,7 @@ void ravel__det_event(struct ravel__detector *d, const struct ravel__exec *x,
             clock_join(d, tc->c, tc->acq);
         if (mo_release(arg)) {
             clock_copy(tc->rel, tc->c, d->width);
+            tc->dirty |= RAVEL__DET_REL;
             tick(d, t);
         }
         return;
