@@ -280,12 +280,9 @@ static void replayed_sleep(struct sys *s, uint32_t next_node)
     s->settled = RAVEL__NONE;
 }
 
-static void sleep_refine(struct sys *s, const struct ravel__exec *x)
+static __attribute__((noinline)) void
+sleep_refine_events(struct sys *s, const struct ravel__exec *x)
 {
-    if (s->settled == RAVEL__NONE) {
-        s->settled = x->nevents;
-        return;
-    }
     for (uint32_t e = s->settled; e < x->nevents; e++) {
         const struct ravel__event *ev = &x->events[e];
         if (s->record_node != RAVEL__NONE && e <= s->record_event + 1) {
@@ -320,6 +317,19 @@ static void sleep_refine(struct sys *s, const struct ravel__exec *x)
         }
     }
     s->settled = x->nevents;
+}
+
+/* Before every choice: the events since the last one refine the sleep
+ * set. Inline for what most choices find - a replayed node, whose sleep
+ * set was recorded (settled NONE), or no event since - and out of line
+ * for the events. */
+static inline void sleep_refine(struct sys *s, const struct ravel__exec *x)
+{
+    if (s->settled == RAVEL__NONE || s->settled >= x->nevents) {
+        s->settled = x->nevents;
+        return;
+    }
+    sleep_refine_events(s, x);
 }
 
 /* Frees the followed thread's steps for other values when no value node
