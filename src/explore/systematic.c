@@ -98,6 +98,7 @@ struct sys {
     uint32_t ev_cap;
     uint32_t map_n;      /* events map_events last mapped (0: none, or
                             the scratch was reallocated since) */
+    uint32_t nwaits;     /* descriptor waits among them (is_wait) */
     struct race *races;
     uint32_t nraces, races_cap;
     uint32_t race_from; /* analyse races ending at or after this event */
@@ -672,6 +673,8 @@ static void grow_scratch(struct sys *s, uint32_t n)
     s->map_n = 0; /* what was mapped is gone */
 }
 
+static bool is_wait(const struct ravel__event *w);
+
 /*
  * Maps events to the nodes where they were chosen and to their blocks (an
  * event inside an atomic section belongs to the block of the choice that
@@ -724,15 +727,21 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
         s->ev_value[e] = RAVEL__NONE;
     }
     s->map_n = n;
-    for (uint32_t e = n; e-- > 0;)
+    /* The prefix's blocks end before `from` (a block starts there, as it
+     * did in the last execution). */
+    for (uint32_t e = n; e-- > from;)
         s->blk_last[e] = (e + 1 < n && s->blk_first[e + 1] == s->blk_first[e])
                              ? s->blk_last[e + 1]
                              : e;
     /* Each thread's events, in order (counting sort by thread). */
     uint32_t nt = x->nthreads;
     memset(s->thr_off, 0, (nt + 1) * sizeof *s->thr_off);
-    for (uint32_t e = 0; e < n; e++)
+    uint32_t nwaits = 0; /* for wait_races, in the same pass */
+    for (uint32_t e = 0; e < n; e++) {
         s->thr_off[x->events[e].thread + 1]++;
+        nwaits += is_wait(&x->events[e]);
+    }
+    s->nwaits = nwaits;
     for (uint32_t u = 0; u < nt; u++)
         s->thr_off[u + 1] += s->thr_off[u];
     uint32_t fill[RAVEL__HB_THREADS];
@@ -1306,9 +1315,7 @@ static int wait_races(struct sys *s, const struct ravel__exec *x,
                       const struct ravel__wctx *c)
 {
     uint32_t n = x->nevents;
-    uint32_t nwaits = 0;
-    for (uint32_t e = 0; e < n; e++)
-        nwaits += is_wait(&x->events[e]);
+    uint32_t nwaits = s->nwaits; /* counted by map_events */
     if (!nwaits || x->nthreads > 64)
         return 0;
     /* The keys the waits touch. */
