@@ -194,6 +194,10 @@ struct ravel__hb {
      * clocks and so their hashes: only the rest is hashed again. */
     uint64_t *fpsum;
     uint32_t fpcap, fp_valid;
+    /* Scratch: an event's candidate predecessors (kept between analyses
+     * rather than allocated for each). */
+    uint32_t *cands;
+    uint32_t ncands;
 };
 
 /*

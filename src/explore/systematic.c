@@ -101,6 +101,9 @@ struct sys {
     uint32_t *ev_vidx, *ev_vn; /* a block's data choices (ravel__wctx) */
     uint32_t thr_off[RAVEL__HB_THREADS + 1];
     uint32_t ev_cap;
+    uint32_t map_n;      /* events map_events last mapped (0: none, or
+                            the scratch was reallocated since) */
+    uint32_t nwaits;     /* descriptor waits among them (is_wait) */
     struct race *races;
     uint32_t nraces, races_cap;
     uint32_t race_from; /* analyse races ending at or after this event */
@@ -222,11 +225,11 @@ static uint32_t default_choice(uint32_t current, uint64_t avail)
     if (current < 64 && (avail & bit(current)))
         return current;
     uint32_t start = current < 64 ? current : 0;
-    for (uint32_t k = 1; k <= 64; k++) {
-        uint32_t q = (start + k) % 64;
-        if (avail & bit(q))
-            return q;
-    }
+    /* The first thread after start, wrapping round: the lowest one above
+     * it, else the lowest one (start itself last). */
+    uint64_t above = start < 63 ? avail & (~0ULL << (start + 1)) : 0;
+    if (above)
+        return lowest(above);
     return lowest(avail);
 }
 
@@ -293,12 +296,9 @@ static void replayed_sleep(struct sys *s, uint32_t next_node)
     s->settled = RAVEL__NONE;
 }
 
-static void sleep_refine(struct sys *s, const struct ravel__exec *x)
+static __attribute__((noinline)) void
+sleep_refine_events(struct sys *s, const struct ravel__exec *x)
 {
-    if (s->settled == RAVEL__NONE) {
-        s->settled = x->nevents;
-        return;
-    }
     for (uint32_t e = s->settled; e < x->nevents; e++) {
         const struct ravel__event *ev = &x->events[e];
         if (s->record_node != RAVEL__NONE && e <= s->record_event + 1) {
@@ -335,10 +335,27 @@ static void sleep_refine(struct sys *s, const struct ravel__exec *x)
     s->settled = x->nevents;
 }
 
+/* Before every choice: the events since the last one refine the sleep
+ * set. Inline for what most choices find - a replayed node, whose sleep
+ * set was recorded (settled NONE), or no event since - and out of line
+ * for the events. */
+static inline void sleep_refine(struct sys *s, const struct ravel__exec *x)
+{
+    if (s->settled == RAVEL__NONE || s->settled >= x->nevents) {
+        s->settled = x->nevents;
+        return;
+    }
+    sleep_refine_events(s, x);
+}
+
 /* Frees the followed thread's steps for other values when no value node
  * took them (the execution went another way, or ended). */
 static void drop_valts(struct sys *s)
 {
+    /* At every choice; there is rarely anything to free. */
+    if (RAVEL__LIKELY(s->follow_vmore == RAVEL__NIL &&
+                      s->follow_valts == RAVEL__NIL))
+        return;
     ravel__tree_wchain_free(s->t, s->follow_vmore);
     s->follow_vmore = RAVEL__NIL;
     if (s->follow_valts == RAVEL__NIL)
@@ -418,9 +435,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
                  "pct)");
         return RAVEL__CHOICE_ERROR;
     }
-    uint64_t en = 0;
-    for (uint32_t i = 0; i < n; i++)
-        en |= bit(enabled[i]);
+    /* enabled[] as a mask: the scheduler's (it has it already). */
+    uint64_t en = x->choice_mask;
     uint32_t c = s->cursor;
     if (c >= t->path_cap)
         return tree_full(s, "an execution has more choice points than "
@@ -528,7 +544,8 @@ static uint32_t sys_choose_thread(struct ravel__strategy *base,
         if (sleeping)
             sleep_candidates(s, x, nd->sleep, nd->sleep_read, p, c);
     }
-    s->cost += choice_cost(s, current, p, en);
+    if (s->bk != BOUND_NONE)
+        s->cost += choice_cost(s, current, p, en);
     s->cursor = c + 1;
     uint32_t i = index_of(enabled, n, p);
     return i == RAVEL__NONE ? diverged(s, x) : i;
@@ -668,7 +685,10 @@ static void grow_scratch(struct sys *s, uint32_t n)
     RAVEL__CHECK(s->ev_pidx && s->blk_first && s->blk_last && s->ev_value &&
                  s->ev_vidx && s->ev_vn && s->thr_ev);
     s->ev_cap = cap;
+    s->map_n = 0; /* what was mapped is gone */
 }
+
+static bool is_wait(const struct ravel__event *w);
 
 /*
  * Maps events to the nodes where they were chosen and to their blocks (an
@@ -683,9 +703,27 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
     uint32_t depth = my_lane(s)->depth;
     uint32_t n = x->nevents;
     grow_scratch(s, n);
+    /* The events before s->hb_keep are the last execution's, chosen at
+     * the same nodes (the happens-before analysis keeps their clocks for
+     * the same reason): their blocks and nodes are mapped already, and
+     * the walk along the path resumes where the last of them was. */
+    uint32_t from = s->hb_keep;
+    if (from > s->map_n || from > n)
+        from = 0;
     bool multi = false;
     uint32_t pi = 0, cur = RAVEL__NONE, first = 0;
-    for (uint32_t e = 0; e < n; e++) {
+    for (uint32_t e = 1; e < from && !multi; e++)
+        multi = s->blk_first[e] != e;
+    if (from > 0) {
+        cur = s->ev_pidx[from - 1];
+        first = s->blk_first[from - 1];
+        pi = cur == RAVEL__NONE ? 0 : cur;
+    }
+    /* Data choices are mapped again below, from the start. */
+    uint32_t reset = x->nvchoices ? 0 : from;
+    for (uint32_t e = reset; e < from; e++)
+        s->ev_value[e] = RAVEL__NONE;
+    for (uint32_t e = from; e < n; e++) {
         while (pi < depth) {
             const struct ravel__tnode *nd = ravel__tree_node(t, path[pi].node);
             if (!nd->nvalues && nd->step > e)
@@ -703,15 +741,22 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
         s->blk_first[e] = first;
         s->ev_value[e] = RAVEL__NONE;
     }
-    for (uint32_t e = n; e-- > 0;)
+    s->map_n = n;
+    /* The prefix's blocks end before `from` (a block starts there, as it
+     * did in the last execution). */
+    for (uint32_t e = n; e-- > from;)
         s->blk_last[e] = (e + 1 < n && s->blk_first[e + 1] == s->blk_first[e])
                              ? s->blk_last[e + 1]
                              : e;
     /* Each thread's events, in order (counting sort by thread). */
     uint32_t nt = x->nthreads;
     memset(s->thr_off, 0, (nt + 1) * sizeof *s->thr_off);
-    for (uint32_t e = 0; e < n; e++)
+    uint32_t nwaits = 0; /* for wait_races, in the same pass */
+    for (uint32_t e = 0; e < n; e++) {
         s->thr_off[x->events[e].thread + 1]++;
+        nwaits += is_wait(&x->events[e]);
+    }
+    s->nwaits = nwaits;
     for (uint32_t u = 0; u < nt; u++)
         s->thr_off[u + 1] += s->thr_off[u];
     uint32_t fill[RAVEL__HB_THREADS];
@@ -1302,9 +1347,7 @@ static int wait_races(struct sys *s, const struct ravel__exec *x,
                       const struct ravel__wctx *c)
 {
     uint32_t n = x->nevents;
-    uint32_t nwaits = 0;
-    for (uint32_t e = 0; e < n; e++)
-        nwaits += is_wait(&x->events[e]);
+    uint32_t nwaits = s->nwaits; /* counted by map_events */
     if (!nwaits || x->nthreads > 64)
         return 0;
     /* The keys the waits touch. */

@@ -63,12 +63,30 @@ struct ravel__wentry {
     const uint32_t *clk;  /* what happens before it, within v */
 };
 
+/* Slots of ravel__wseq's thread index: a power of two, at least twice
+ * RAVEL__HB_THREADS (threads of one execution), so probes stay short. */
+#define RAVEL__WSEQ_SLOTS 128
+
 struct ravel__wseq {
     struct ravel__wentry *e;
     uint32_t n, cap;
     uint32_t *e2clk; /* RAVEL__HB_THREADS: clock of the last entry */
     bool no_unit;    /* the build failed for a sem_wait without a unit */
     uint32_t ex_min[RAVEL__HB_THREADS];
+    /* An index of e[0..n), for the weak-initial test that wakeup-tree
+     * insertion makes at every branch it passes (wakeup.c: wseq_index).
+     * Built at the first test after v changed; kept up to date as
+     * insertion removes entries. */
+    bool indexed;
+    uint32_t *next_of;   /* cap: the next entry of the same thread */
+    uint32_t gen;        /* index generation: slots of others are free */
+    uint32_t slot_gen[RAVEL__WSEQ_SLOTS];
+    uint64_t slot_key[RAVEL__WSEQ_SLOTS];   /* a thread's key */
+    uint32_t slot_first[RAVEL__WSEQ_SLOTS]; /* its first entry not removed,
+                                               or RAVEL__NONE */
+    uint64_t touched;    /* bit (key & 63) of every key an entry accesses */
+    bool any_global;     /* an entry is dependent with everything */
+    uint32_t next_cap;
 };
 
 /*
@@ -100,11 +118,11 @@ void ravel__wnext_access(const struct ravel__wctx *c, uint32_t t, uint32_t e,
                          struct ravel__kaccess *a);
 /* Is the thread with key tkey an initial of what is left of v: does it
  * have a step in v that nothing in v happens before? */
-bool ravel__wseq_initial(const struct ravel__wseq *v, uint64_t tkey);
+bool ravel__wseq_initial(struct ravel__wseq *v, uint64_t tkey);
 
 /* Is the thread with key tkey, whose next step has accesses `acc`, a weak
  * initial of what is left of v? */
-bool ravel__wseq_weak_initial(const struct ravel__wseq *v, uint64_t tkey,
+bool ravel__wseq_weak_initial(struct ravel__wseq *v, uint64_t tkey,
                               const struct ravel__kaccess *acc);
 /*
  * Inserts v into the wakeup tree whose branches start at *list (the

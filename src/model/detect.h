@@ -178,7 +178,14 @@ struct ravel__det_thread_clocks {
     uint32_t c[RAVEL__MAX_THREADS], acq[RAVEL__MAX_THREADS],
         rel[RAVEL__MAX_THREADS];
     uint32_t barrier_slot; /* clock slot of the barrier round it is in */
+    uint8_t dirty;         /* acq or rel may be non-zero (RAVEL__DET_ACQ,
+                              RAVEL__DET_REL): only relaxed loads and
+                              release fences write them, so a thread
+                              created in their place clears them only
+                              then */
 };
+#define RAVEL__DET_ACQ 1
+#define RAVEL__DET_REL 2
 
 struct ravel__det_leaf_cached {
     uint64_t base; /* address >> RAVEL__DET_LEAF_BITS */

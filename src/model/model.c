@@ -180,7 +180,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     memset(&x->failure, 0, sizeof x->failure);
 
     struct ravel__thread *main_th = &x->threads[0];
-    memset(main_th, 0, offsetof(struct ravel__thread, frames));
+    memset(main_th, 0, RAVEL__THREAD_CLEARED);
     strcpy(main_th->name, "1");
     main_th->key = ravel__thread_key(0, 1);
     main_th->state = RAVEL__T_LIVE;
@@ -392,7 +392,7 @@ uint32_t ravel__sb_thread(struct ravel__exec *x, uint32_t t)
         return RAVEL__NONE;
     uint32_t c = x->nthreads++;
     struct ravel__thread *th = &x->threads[c];
-    memset(th, 0, offsetof(struct ravel__thread, frames));
+    memset(th, 0, RAVEL__THREAD_CLEARED);
     size_t pl = strlen(p->name);
     memcpy(th->name, p->name, pl);
     memcpy(th->name + pl, "/sb", 4);
@@ -687,13 +687,16 @@ uint32_t ravel__enabled(const struct ravel__exec *x, uint32_t *out,
         uint64_t slow = x->slow;
         if (x->spinning || x->memory_model != RAVEL__MM_SC)
             slow = ~0ULL;
-        for (uint64_t m = x->live; m; m &= m - 1) {
+        /* The mask first (the live threads that never block, then those
+         * of the others that can go on), then the list from it. */
+        en = x->live & ~slow;
+        for (uint64_t m = x->live & slow; m; m &= m - 1) {
             uint32_t t = (uint32_t)__builtin_ctzll(m);
-            if (!(slow & (1ULL << t)) || resource_enabled(x, t)) {
-                out[n++] = t;
+            if (resource_enabled(x, t))
                 en |= 1ULL << t;
-            }
         }
+        for (uint64_t m = en; m; m &= m - 1)
+            out[n++] = (uint32_t)__builtin_ctzll(m);
     } else {
         for (uint32_t t = 0; t < x->nthreads; t++)
             if (resource_enabled(x, t)) {
@@ -876,7 +879,7 @@ static uint32_t spawn(struct ravel__exec *x, uint32_t parent)
     name[n] = 0;
     uint32_t c = x->nthreads++;
     struct ravel__thread *th = &x->threads[c];
-    memset(th, 0, offsetof(struct ravel__thread, frames));
+    memset(th, 0, RAVEL__THREAD_CLEARED);
     memcpy(th->name, name, (size_t)n + 1);
     p->nchildren++;
     th->key = ravel__thread_key(p->key, p->nchildren);

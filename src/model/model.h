@@ -169,8 +169,7 @@ struct ravel__thread {
     uint64_t wait_seq;    /* order of condition-variable waits */
     uint32_t saved_count; /* mutex recursion count across a cond wait */
     uint32_t barrier_gen;
-    uint32_t nheld;
-    struct ravel__held held[RAVEL__MAX_HELD];
+    uint32_t nheld;        /* entries in held[] (below) */
     uint64_t retval;
     int32_t tid; /* OS thread id, for the supervisor's hang probe */
     uint32_t steps;
@@ -224,6 +223,18 @@ struct ravel__thread {
     uint32_t spin_proof;   /* exact repetitions made alone */
     uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
     uint64_t spin_writes;  /* its side_writes when the window opened */
+    /* Shadow call stack from the compiler's function entry/exit hooks: a
+     * ring (frames, below), so the innermost frames survive deep
+     * recursion. */
+    uint64_t depth;
+    /*
+     * Everything from here on is left as it was when a thread is started
+     * (memset up to RAVEL__THREAD_CLEARED, model.c): each array is read
+     * only below its count, which is cleared. The locks it holds and its
+     * spin window were most of what starting a thread cleared (fib_bench
+     * starts four per execution, casrot(10) eleven).
+     */
+    struct ravel__held held[RAVEL__MAX_HELD]; /* [0, nheld) */
     struct ravel__spin_read {
         uint64_t site;  /* pc, call depth and caller of the read */
         int64_t value;  /* what it read */
@@ -231,12 +242,12 @@ struct ravel__thread {
         uint32_t event; /* the read's index in the event log */
         uint8_t carry;  /* a failed compare-exchange: it also wrote what
                            it saw into the thread's expected value */
-    } spin_win[RAVEL__SPIN_WINDOW];
-    /* Shadow call stack from the compiler's function entry/exit hooks: a
-     * ring, so the innermost frames survive deep recursion. */
-    uint64_t depth;
-    uint64_t frames[RAVEL__STACK_FRAMES];
+    } spin_win[RAVEL__SPIN_WINDOW]; /* [0, spin_n) */
+    uint64_t frames[RAVEL__STACK_FRAMES]; /* below depth */
 };
+
+/* How much of a thread starting afresh is cleared (see above). */
+#define RAVEL__THREAD_CLEARED offsetof(struct ravel__thread, held)
 
 struct ravel__object {
     uint64_t addr;
@@ -451,6 +462,10 @@ struct ravel__exec {
     uint32_t section_waiters; /* threads with section_wait set */
     uint32_t running;       /* thread holding the baton */
     uint32_t choice_points; /* real choices (more than one option) */
+    uint64_t choice_mask;   /* the threads (< 64) the strategy is offered
+                               at this thread choice, as a mask: the
+                               scheduler (src/rt/sched.c) has it already,
+                               the systematic strategies need it */
     uint8_t ended;          /* enum ravel__end_reason */
     uint8_t has_result;
     int64_t result; /* ravel_result() */

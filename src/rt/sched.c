@@ -189,8 +189,9 @@ static bool yield_like(const struct ravel__event *ev)
 static uint64_t yielders;
 
 /* After thread t's step ev: update everyone's fairness waits. */
-static void fairness_after(struct ravel__exec *x, uint32_t t,
-                           const struct ravel__event *ev)
+static __attribute__((noinline)) void
+fairness_update(struct ravel__exec *x, uint32_t t,
+                const struct ravel__event *ev)
 {
     if (t >= 64)
         return;
@@ -207,6 +208,17 @@ static void fairness_after(struct ravel__exec *x, uint32_t t,
         if (x->threads[t].yield_wait)
             yielders |= tb;
     }
+}
+
+/* fairness_update, called after every step, inline for the common case:
+ * no thread waits and this step is no yield. Nothing to do then, even at
+ * an execution's first step (its reset of `yielders` finds it 0). */
+static inline void fairness_after(struct ravel__exec *x, uint32_t t,
+                                  const struct ravel__event *ev)
+{
+    if (RAVEL__LIKELY(!yielders) && !yield_like(ev))
+        return;
+    fairness_update(x, t, ev);
 }
 
 /* Drops threads waiting (by fairness) for others from enabled[]. */
@@ -308,6 +320,14 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     n = fair_filter(x, enabled, n);
     if (n > 1)
         x->choice_points++;
+    uint64_t offered = en_mask; /* fairness dropped none: all of them */
+    if (n != all) {
+        offered = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (enabled[k] < 64)
+                offered |= 1ULL << enabled[k];
+    }
+    x->choice_mask = offered;
     struct ravel__strategy *s = ravel__rt.strategy;
     uint64_t t0 = ravel__rt.opt.profile ? ravel__ticks() : 0;
     uint32_t i = s->ops->choose_thread(s, x, enabled, n, me);
@@ -323,16 +343,8 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     if (next != me && me_live && ravel__op_enabled(x, me) &&
         !x->threads[next].sb_owner)
         x->next_flags |= RAVEL__EV_PREEMPT;
-    if (next < 64) {
-        uint64_t others = en_mask; /* fairness dropped none: all of them */
-        if (n != all) {
-            others = 0;
-            for (uint32_t k = 0; k < n; k++)
-                if (enabled[k] < 64)
-                    others |= 1ULL << enabled[k];
-        }
-        x->threads[next].others_enabled = others & ~(1ULL << next);
-    }
+    if (next < 64)
+        x->threads[next].others_enabled = offered & ~(1ULL << next);
     return next;
 }
 

@@ -33,6 +33,7 @@
 #include "../../common/hash.h"
 #include "../../model/detect.h"
 
+#include <link.h>
 #include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -64,7 +65,7 @@ static void update_alone(const struct ravel__exec *x)
 {
     bool alone = ravel__race_on && ravel__rt.common->npromoted == 0;
     /* Two live threads or more: not alone, whatever the finished ones. */
-    if (alone && x->nthreads <= 64 && __builtin_popcountll(x->live) > 1)
+    if (alone && x->nthreads <= 64 && (x->live & (x->live - 1)))
         alone = false;
     uint32_t live = 0;
     for (uint32_t t = 0; t < x->nthreads && alone; t++) {
@@ -154,6 +155,8 @@ uint32_t ravel__race_frames(uint32_t s, uint64_t *out, uint32_t max)
 
 /* ---- set-up -------------------------------------------------------------- */
 
+static int own_text_cb(struct dl_phdr_info *info, size_t size, void *data);
+
 void ravel__race_init(void)
 {
     if (!ravel__rt.opt.races)
@@ -168,6 +171,7 @@ void ravel__race_init(void)
                         "detector; races are not checked\n");
         return;
     }
+    dl_iterate_phdr(own_text_cb, NULL);
     ravel__race_on = true;
     ravel__race_forget_tls(); /* collects the TLS blocks, before main */
     /* A replayed ticket's promoted locations (modules are known now). */
@@ -547,9 +551,37 @@ static bool caller_instrumented(uint64_t pc)
     return c->instrumented;
 }
 
+/* The runtime's own code (its executable segment, found once by
+ * ravel__race_init). Most calls of these three come from ravel itself -
+ * clearing a clock, copying an event, moving a list in the analysis
+ * after an execution, about fifty per execution of fib_bench - and none
+ * is the program's access: a range test on the caller's pc tells them
+ * apart before anything else is looked at (the answer of
+ * caller_instrumented is the same, a few dozen instructions later). */
+static uint64_t own_lo, own_hi;
+
+static int own_text_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    uintptr_t me = (uintptr_t)&own_text_cb;
+    for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (me >= lo && me - lo < ph->p_memsz) {
+            own_lo = lo;
+            own_hi = lo + ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static inline struct ravel__worker *checked_caller(uint64_t pc, size_t n)
 {
-    if (!ravel__race_on || !n)
+    if (!ravel__race_on || !n || pc - own_lo < own_hi - own_lo)
         return NULL;
     struct ravel__worker *w = ravel__controlled();
     if (!w || !caller_instrumented(pc))
