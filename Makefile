@@ -10,7 +10,7 @@ BUILD     ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-dpor bench-genmc bench-pbt bench-races bench-hashmap bench-lint bench-unit soak clean
+.PHONY: all build deps demo check check-fast test-clang test-san fuzz-smoke bench bench-dpor bench-genmc bench-lanes bench-pbt bench-races bench-hashmap bench-lint bench-unit soak clean
 
 all: build
 
@@ -59,7 +59,7 @@ bench: build
 	@scripts/bench $(BUILD)
 
 # The classic DPOR benchmarks as a table (`ravel bench`): rates under sc
-# with three configurations, and the rc11 columns (execution graphs and
+# with four configurations, and the rc11 columns (execution graphs and
 # executions per second under --memory-model rc11, within a budget).
 bench-dpor: build
 	@$(BUILD)/bin/ravel bench
@@ -71,6 +71,11 @@ bench-dpor: build
 bench-genmc: build
 	@scripts/install-genmc-deps
 	@bench/genmc-side-by-side $(BUILD)
+
+# What the second executor buys a complete optimal-DPOR search: one
+# against two lanes, alternating, medians of 3 (bench/lanes-speedup).
+bench-lanes: build
+	@bench/lanes-speedup $(BUILD)
 
 # Property-based testing: generated test cases per second (bench/pbt.py).
 bench-pbt: build
