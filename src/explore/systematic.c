@@ -1740,56 +1740,6 @@ static bool take_own(struct sys *s, struct ravel__lane *ln)
     return false;
 }
 
-/* The shallowest pending branch on another lane's path. */
-static bool steal(struct sys *s, struct ravel__lane *ln)
-{
-    struct ravel__tree *t = s->t;
-    uint32_t best_lane = RAVEL__NONE, best_i = UINT32_MAX;
-    for (uint32_t l = 0; l < t->nlanes; l++) {
-        if (l == s->lane)
-            continue;
-        struct ravel__lane *o = ravel__tree_lane(t, l);
-        struct ravel__pathent *op = ravel__tree_path(t, l);
-        uint32_t lim = o->committed < best_i ? o->committed : best_i;
-        for (uint32_t i = 0; i < lim; i++) {
-            const struct ravel__tnode *nd = ravel__tree_node(t, op[i].node);
-            bool pending;
-            if (nd->nvalues)
-                pending = nd->vtaken < nd->nvalues && !nd->vforeign;
-            else if (s->mode == MODE_OPTIMAL)
-                pending = nd->wut != RAVEL__NIL;
-            else
-                pending = (nd->backtrack & ~nd->done & ~nd->sleep &
-                           ~nd->foreign & nd->enabled) != 0;
-            if (pending) {
-                best_lane = l;
-                best_i = i;
-                break;
-            }
-        }
-    }
-    if (best_lane == RAVEL__NONE)
-        return false;
-    struct ravel__pathent *op = ravel__tree_path(t, best_lane);
-    struct ravel__tnode *nd = ravel__tree_node(t, op[best_i].node);
-    uint32_t ch = take_branch(s, nd, ln);
-    if (ch == RAVEL__NONE)
-        return false; /* only impossible steps were left: look again */
-    release_path(s, ln, 0);
-    struct ravel__pathent *path = my_path(s);
-    for (uint32_t i = 0; i <= best_i; i++) {
-        path[i] = op[i];
-        atomic_fetch_add(&ravel__tree_node(t, op[i].node)->refs, 1);
-    }
-    path[best_i].chosen = ch;
-    path[best_i].before = ln->branch_before;
-    ln->prefix = ln->depth = ln->committed = best_i + 1;
-    if (s->debug)
-        dbg(s, "steal node %u of lane %u: %u\n", best_i,
-                best_lane, ch);
-    return true;
-}
-
 /*
  * Optimal DPOR on several lanes (--jobs, --dpor-mode optimal).
  *
@@ -1848,6 +1798,61 @@ static bool has_pending(const struct ravel__tnode *nd)
             nd->enabled) != 0;
 }
 
+/* The shallowest entry with a pending branch on another lane's path, its
+ * lane in *lane; RAVEL__NONE when there is none. With `lock`, each path is
+ * read under its lane's lock (optimal DPOR's lanes analyse without the
+ * tree's). */
+static uint32_t shallowest_pending(struct sys *s, bool lock, uint32_t *lane)
+{
+    struct ravel__tree *t = s->t;
+    uint32_t best = RAVEL__NONE;
+    for (uint32_t l = 0; l < t->nlanes; l++) {
+        if (l == s->lane)
+            continue;
+        struct ravel__lane *o = ravel__tree_lane(t, l);
+        const struct ravel__pathent *op = ravel__tree_path(t, l);
+        if (lock)
+            lane_lock(o);
+        uint32_t lim = o->committed < best ? o->committed : best;
+        for (uint32_t i = 0; i < lim; i++)
+            if (has_pending(ravel__tree_node(t, op[i].node))) {
+                *lane = l;
+                best = i;
+                break;
+            }
+        if (lock)
+            lane_unlock(o);
+    }
+    return best;
+}
+
+/* The shallowest pending branch on another lane's path. */
+static bool steal(struct sys *s, struct ravel__lane *ln)
+{
+    struct ravel__tree *t = s->t;
+    uint32_t best_lane, best_i = shallowest_pending(s, false, &best_lane);
+    if (best_i == RAVEL__NONE)
+        return false;
+    struct ravel__pathent *op = ravel__tree_path(t, best_lane);
+    struct ravel__tnode *nd = ravel__tree_node(t, op[best_i].node);
+    uint32_t ch = take_branch(s, nd, ln);
+    if (ch == RAVEL__NONE)
+        return false; /* only impossible steps were left: look again */
+    release_path(s, ln, 0);
+    struct ravel__pathent *path = my_path(s);
+    for (uint32_t i = 0; i <= best_i; i++) {
+        path[i] = op[i];
+        atomic_fetch_add(&ravel__tree_node(t, op[i].node)->refs, 1);
+    }
+    path[best_i].chosen = ch;
+    path[best_i].before = ln->branch_before;
+    ln->prefix = ln->depth = ln->committed = best_i + 1;
+    if (s->debug)
+        dbg(s, "steal node %u of lane %u: %u\n", best_i,
+                best_lane, ch);
+    return true;
+}
+
 /* The threads of nd's pending branches, which the copy of nd in a stolen
  * unit must leave to the victim (foreign there). */
 static uint64_t pending_threads(struct sys *s, const struct ravel__tnode *nd)
@@ -1868,23 +1873,8 @@ static uint64_t pending_threads(struct sys *s, const struct ravel__tnode *nd)
 static bool steal_unit(struct sys *s, struct ravel__lane *ln)
 {
     struct ravel__tree *t = s->t;
-    uint32_t best_lane = RAVEL__NONE, best_i = UINT32_MAX;
-    for (uint32_t l = 0; l < t->nlanes; l++) {
-        if (l == s->lane)
-            continue;
-        struct ravel__lane *o = ravel__tree_lane(t, l);
-        const struct ravel__pathent *op = ravel__tree_path(t, l);
-        lane_lock(o);
-        uint32_t lim = o->committed < best_i ? o->committed : best_i;
-        for (uint32_t i = 0; i < lim; i++)
-            if (has_pending(ravel__tree_node(t, op[i].node))) {
-                best_lane = l;
-                best_i = i;
-                break;
-            }
-        lane_unlock(o);
-    }
-    if (best_lane == RAVEL__NONE)
+    uint32_t best_lane, best_i = shallowest_pending(s, true, &best_lane);
+    if (best_i == RAVEL__NONE)
         return false;
     struct ravel__lane *o = ravel__tree_lane(t, best_lane);
     const struct ravel__pathent *op = ravel__tree_path(t, best_lane);
