@@ -6,6 +6,7 @@
 
 #include "../../tests/check.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 static const char good[] =
@@ -190,6 +191,24 @@ CHECK_TEST(thread_names)
     CHECK(!ravel__thread_name_valid("1/s"));
 }
 
+/* good[] with the string field at `field` of its ticket set to `value`
+ * is written with `line`, and reads back with that value. */
+static void reads_back(size_t field, const char *value, const char *line)
+{
+    struct ravel__ticket t, u;
+    char err[256];
+    CHECK_EQ(parse(good, &t, err), 0);
+    *(char **)((char *)&t + field) = strdup(value);
+    struct ravel__strbuf a = RAVEL__STRBUF_INIT;
+    ravel__ticket_format(&t, &a);
+    CHECK(strstr(a.data, line) != NULL);
+    CHECK_EQ(ravel__ticket_parse(a.data, a.len, &u, err, sizeof err), 0);
+    CHECK_STR(*(char **)((char *)&u + field), value);
+    ravel__ticket_free(&t);
+    ravel__ticket_free(&u);
+    ravel__sb_free(&a);
+}
+
 /* The memory model line: written only when not sc, read back, checked. */
 CHECK_TEST(memory_model_line)
 {
@@ -212,27 +231,11 @@ CHECK_TEST(memory_model_line)
     ravel__ticket_free(&u);
     ravel__sb_free(&a);
     /* rc11's line reads back too (its choices are data choices). */
-    CHECK_EQ(parse(good, &t, err), 0);
-    t.memory_model = strdup("rc11");
-    a = (struct ravel__strbuf)RAVEL__STRBUF_INIT;
-    ravel__ticket_format(&t, &a);
-    CHECK(strstr(a.data, "memory-model rc11\n") != NULL);
-    CHECK_EQ(ravel__ticket_parse(a.data, a.len, &u, err, sizeof err), 0);
-    CHECK_STR(u.memory_model, "rc11");
-    ravel__ticket_free(&t);
-    ravel__ticket_free(&u);
-    ravel__sb_free(&a);
+    reads_back(offsetof(struct ravel__ticket, memory_model), "rc11",
+               "memory-model rc11\n");
     /* --timeouts late changes what is enabled: the ticket says so. */
-    CHECK_EQ(parse(good, &t, err), 0);
-    t.timeouts = strdup("late");
-    a = (struct ravel__strbuf)RAVEL__STRBUF_INIT;
-    ravel__ticket_format(&t, &a);
-    CHECK(strstr(a.data, "timeouts late\n") != NULL);
-    CHECK_EQ(ravel__ticket_parse(a.data, a.len, &u, err, sizeof err), 0);
-    CHECK_STR(u.timeouts, "late");
-    ravel__ticket_free(&t);
-    ravel__ticket_free(&u);
-    ravel__sb_free(&a);
+    reads_back(offsetof(struct ravel__ticket, timeouts), "late",
+               "timeouts late\n");
     rejects("kind assertion\n", "kind assertion\ntimeouts soon\n",
             "timeouts must be any or late");
     rejects("kind assertion\n",
