@@ -34,12 +34,23 @@ function(ravel_instrument target)
   if(TARGET ravel_rt)
     target_link_libraries(${target} PRIVATE ravel_rt)
     target_include_directories(${target} PRIVATE ${PROJECT_BINARY_DIR}/include)
+    set(_hooks $<TARGET_FILE:ravel_hooks>)
+    add_dependencies(${target} ravel_hooks)
   else()
     _ravel_root(_root)
     target_include_directories(${target} PRIVATE ${_root}/include)
     target_link_libraries(${target} PRIVATE ${_root}/lib/libravel_rt.so)
     set_property(TARGET ${target} APPEND PROPERTY BUILD_RPATH ${_root}/lib)
     set_property(TARGET ${target} APPEND PROPERTY INSTALL_RPATH ${_root}/lib)
+    set(_hooks ${_root}/lib/libravel_hooks.a)
+  endif()
+  # An executable calls the hottest access hooks in itself (as ravel-cc
+  # links it: src/rt/intercept/tsan_local.c); whole, since the runtime
+  # already defines every name they would be pulled in for.
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "EXECUTABLE")
+    target_link_options(${target} PRIVATE
+      "SHELL:-Wl,--whole-archive \"${_hooks}\" -Wl,--no-whole-archive")
   endif()
   # The runtime must precede libc in the dynamic dependencies so that its
   # interceptors win; the compiler driver always appends libc last.

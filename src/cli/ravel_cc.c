@@ -16,7 +16,10 @@
  *   linking     -L LIB -Wl,-rpath,LIB -lravel_rt, placed first so that the
  *               runtime precedes libc in the program's dependencies (its
  *               interceptors must win symbol lookup); never
- *               -fsanitize=thread, which would link libtsan. Last,
+ *               -fsanitize=thread, which would link libtsan. An
+ *               executable (not -shared, not -r) also gets the whole of
+ *               LIB/libravel_hooks.a: its own copies of the hottest access
+ *               hooks (src/rt/intercept/tsan_local.c). Last,
  *               LIB/libravel_test_main.a: the main of a program of
  *               RAVEL_TEST tests that has none (src/unit/main.c).
  *
@@ -243,13 +246,16 @@ int main(int argc, char **argv)
         die("cannot find the runtime %s", lib);
 
     bool link = true, sources = false, inputs = false, info = false,
-         lang = false;
+         lang = false, executable = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") ||
             !strcmp(a, "-M") || !strcmp(a, "-MM") ||
             !strcmp(a, "-fsyntax-only"))
             link = false;
+        else if (!strcmp(a, "-shared") || !strcmp(a, "-r") ||
+                 !strcmp(a, "-Wl,-r") || !strcmp(a, "-Wl,--relocatable"))
+            executable = false;
         else if (!strcmp(a, "-v") || !strcmp(a, "--version") ||
                  !strncmp(a, "-dump", 5) || !strncmp(a, "-print-", 7) ||
                  !strcmp(a, "--help"))
@@ -287,12 +293,23 @@ int main(int argc, char **argv)
     push(&compile_flags, incdir);
     static char rpath[PATH_MAX + 48];
     snprintf(rpath, sizeof rpath, "-Wl,-rpath,%s", libdir);
+    /* An executable also gets its own copies of the hottest access hooks
+     * (src/rt/intercept/tsan_local.c): whole, since the runtime already
+     * defines every name they would be pulled in for. For a shared
+     * library the NULL ends the list before them. */
+    static char hooks[PATH_MAX + 48];
+    snprintf(hooks, sizeof hooks, "%s/libravel_hooks.a", libdir);
+    if (executable && access(hooks, R_OK) != 0)
+        die("cannot find %s", hooks);
     const char *link_flags[] = {"-L",
                                 libdir,
                                 rpath,
                                 "-Wl,--push-state,--no-as-needed",
                                 "-lravel_rt",
                                 "-Wl,--pop-state",
+                                executable ? "-Wl,--whole-archive" : NULL,
+                                hooks,
+                                "-Wl,--no-whole-archive",
                                 NULL};
     /* Last on the line: the main of a RAVEL_TEST program that has none
      * (an archive member is linked only when main is still missing). */

@@ -148,6 +148,19 @@ struct ravel__held {
     uint8_t read; /* rwlock held for reading */
 };
 
+/* A model thread's plain memory accesses in this execution, as the
+ * compiler's access hooks count them. Its layout is part of what the
+ * hooks linked into the program share with the runtime
+ * (src/rt/intercept/hooks_abi.h). */
+struct ravel__plain_counts {
+    uint64_t reads, writes; /* plain memory accesses */
+    uint64_t side_writes;   /* of those writes, the ones outside its own
+                               stack, plus clock reads: the side effects
+                               the spin-wait rules see (src/model/spin.c) */
+    uint64_t quiet_at;      /* reads at which the plain-spin check runs
+                               next (src/rt/race/plain_spin.c) */
+};
+
 struct ravel__thread {
     char name[RAVEL__NAME_MAX];
     uint8_t state;
@@ -193,12 +206,14 @@ struct ravel__thread {
                                src/rt/intercept/time.c) at which its
                                pending sleep ends or timed wait expires,
                                set before the step; 0: no deadline */
-    uint64_t reads, writes; /* plain memory accesses this execution */
-    uint64_t side_writes;   /* of those writes, the ones outside its own
-                               stack, plus clock reads: the side effects
-                               the spin-wait rules see (src/model/spin.c) */
-    uint64_t quiet_at;      /* reads at which the plain-spin check runs
-                               next (src/rt/race/plain_spin.c) */
+    /* Its plain memory accesses this execution: the fields of struct
+     * ravel__plain_counts, also reachable as that struct (plain). */
+    union {
+        struct ravel__plain_counts plain;
+        struct {
+            uint64_t reads, writes, side_writes, quiet_at;
+        };
+    };
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
     uint32_t stack_id;      /* its call stack in the runtime's stack depot
                                (src/rt/race/race.c), for race reports */

@@ -42,6 +42,7 @@
 #include "../explore/strategy.h"
 #include "../explore/ticket.h"
 #include "../model/model.h"
+#include "intercept/hooks_abi.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -53,7 +54,8 @@
 #include <time.h>
 
 /* Exported from the shared object: interposed names, __tsan_* hooks and
- * the public ravel_* API. Everything else is hidden. */
+ * the public ravel_* API. Everything else is hidden, but for what the
+ * hooks linked into the program use (intercept/hooks_abi.h). */
 #define RAVEL__EXPORT __attribute__((visibility("default")))
 
 /* ---- shared with the supervisor --------------------------------------- */
@@ -295,6 +297,16 @@ enum ravel__worker_state {
 
 /* An OS thread that runs program threads, one after another. */
 struct ravel__worker {
+    /* First: what the hooks linked into the program read through
+     * ravel__self (intercept/hooks_abi.h): the counts of the thread it
+     * runs, and its stack (stack_lo, stack_hi). */
+    union {
+        struct ravel__hook_view view;
+        struct {
+            struct ravel__plain_counts *counts;
+            void *stack_lo, *stack_hi;
+        };
+    };
     _Atomic uint32_t go;    /* the baton: 1 = may run (futex word) */
     _Atomic uint32_t state; /* enum ravel__worker_state (futex word) */
     uint32_t slot;          /* model thread it runs, RAVEL__NONE if idle */
@@ -308,7 +320,6 @@ struct ravel__worker {
     pthread_t handle;
     int tid;
     size_t stack_size;
-    void *stack_lo, *stack_hi;
     void *prog_top; /* frame that calls the program's code (the thread's
                        start routine, or main): the top of what an
                        atomic section's checkpoint copies (section.c) */
@@ -327,7 +338,8 @@ struct ravel__worker {
     uint64_t race_exec;
 };
 
-/* The worker running on this OS thread (NULL: not one of ravel's). */
+/* The worker running on this OS thread (NULL: not one of ravel's).
+ * Exported: the hooks linked into the program read it. */
 extern _Thread_local struct ravel__worker *ravel__self
     __attribute__((tls_model("initial-exec")));
 
@@ -340,6 +352,25 @@ static inline struct ravel__worker *ravel__controlled(void)
         w->slot == RAVEL__NONE)
         return NULL;
     return w;
+}
+
+/* Binds w to model thread `slot` (RAVEL__NONE: to none). Every change of
+ * a worker's slot goes through here, so that the view the program's
+ * hooks read stays true: counts non-NULL exactly when slot is a thread. */
+static inline void ravel__worker_bind(struct ravel__worker *w, uint32_t slot)
+{
+    w->slot = slot;
+    w->counts = slot != RAVEL__NONE && ravel__rt.x
+                    ? &ravel__rt.x->threads[slot].plain
+                    : NULL;
+}
+
+/* An execution starts or ends in this process (also what the program's
+ * hooks test). */
+static inline void ravel__set_executing(bool on)
+{
+    ravel__rt.executing = on;
+    RAVEL__HOOKS_ABI.executing = on;
 }
 
 /*

@@ -580,6 +580,36 @@ def group_cc(args):
             s = json.loads(p.stdout) if p.stdout.strip() else {}
             check(p.returncode == 1 and any(b["kind"] == kind for b in s.get("bugs", [])),
                   "%s: %s did not find %s: %s" % (compiler, e, kind, p.stderr[-800:]))
+        # The executable's own copies of the hottest access hooks
+        # (src/rt/intercept/tsan_local.c) against the runtime's: the same
+        # program linked without them must count the same accesses and
+        # find the same race.
+        obj = os.path.join(work, "plain-%s.o" % compiler)
+        p1 = run([args.ravel_cc, "-c", "-O1", "-o", obj,
+                  os.path.join(src, "counter_plain.c")], env=env)
+        local, shared = (os.path.join(work, "plain-%s-%s" % (compiler, k)) for k in ("local", "rt"))
+        p2 = run([args.ravel_cc, "-o", local, obj, "-lpthread"], env=env)
+        lib = os.path.join(os.path.dirname(args.ravel_cc), "..", "lib")
+        p3 = run([compiler, "-o", shared, obj, "-L", lib, "-Wl,-rpath," + lib,
+                  "-Wl,--no-as-needed", "-lravel_rt", "-lpthread"])
+        if check(p1.returncode == 0 and p2.returncode == 0 and p3.returncode == 0,
+                 "%s: counter_plain builds: %s %s %s" % (compiler, p1.stderr, p2.stderr, p3.stderr)):
+            syms = {}
+            for e in (local, shared):
+                out = subprocess.run(["nm", e], capture_output=True, text=True).stdout
+                syms[e] = {l.split()[-1]: l.split()[-2] for l in out.splitlines() if "__tsan_" in l}
+            check(syms[local].get("__tsan_write4") == "t" and syms[shared].get("__tsan_write4") == "U",
+                  "%s: the access hooks are not linked into the executable (%s, %s)"
+                  % (compiler, syms[local].get("__tsan_write4"), syms[shared].get("__tsan_write4")))
+            seen = []
+            for e in (local, shared):
+                p = run([args.ravel, "run", "--seed", "1", "--json", "--strategy", "random",
+                         "--executions", "30", "--keep-going", "--", e], cwd=work)
+                s = json.loads(p.stdout) if p.stdout.strip() else {}
+                seen.append((s.get("plain_accesses"), sorted(b["kind"] for b in s.get("bugs", []))))
+            check(seen[0] == seen[1] and seen[0][0] and seen[0][0]["writes"] > 0
+                  and "data-race" in seen[0][1],
+                  "%s: the executable's hooks and the runtime's disagree: %s" % (compiler, seen))
         p = run([args.ravel_cc, "--version"], env=env)
         check(p.returncode == 0 and p.stdout, "%s: --version not passed through" % compiler)
         # ravel-gcc and ravel-clang sit beside ravel-cc and choose their

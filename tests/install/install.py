@@ -60,7 +60,7 @@ def main():
     if not check(p.returncode == 0, "cmake --install: %s" % p.stderr.strip()):
         sys.exit(1)
     for f in ("bin/ravel", "bin/ravel-cc", "lib/libravel_rt.so",
-              "lib/libravel_test_main.a", "include/ravel.h",
+              "lib/libravel_test_main.a", "lib/libravel_hooks.a", "include/ravel.h",
               "include/ravel/svcomp.h", "lib/cmake/Ravel/RavelConfig.cmake",
               "lib/cmake/Ravel/RavelConfigVersion.cmake",
               "lib/cmake/Ravel/RavelInstrument.cmake",

@@ -80,7 +80,7 @@ static void fib_init_main(void)
     main_worker.is_main = true;
     main_worker.handle = pthread_self();
     main_worker.tid = (int)syscall(SYS_gettid);
-    main_worker.slot = 0;
+    ravel__worker_bind(&main_worker, 0);
     main_worker.last_slot = RAVEL__NONE;
     atomic_store(&main_worker.state, RAVEL__W_BOUND);
     pthread_attr_t a;
@@ -124,7 +124,7 @@ RAVEL__NORETURN void ravel__fiber_main(struct ravel__worker *w)
      * where the baton went. This context is never resumed: binding the
      * fiber again builds a fresh one. */
     w->started = false;
-    w->slot = RAVEL__NONE;
+    ravel__worker_bind(w, RAVEL__NONE);
     atomic_store(&w->abandon, 0);
     atomic_store(&w->state, RAVEL__W_IDLE);
     struct ravel__worker *n = next_fiber;
@@ -169,7 +169,7 @@ static struct ravel__worker *fib_get(size_t stack_size)
     w->stack_lo = (char *)map + GUARD;
     w->stack_hi = (char *)map + len;
     w->stack_size = stack_size;
-    w->slot = RAVEL__NONE;
+    ravel__worker_bind(w, RAVEL__NONE);
     w->last_slot = RAVEL__NONE;
     w->tid = main_worker.tid;
     w->handle = (pthread_t)(uintptr_t)w;
@@ -211,7 +211,7 @@ static void fib_bind(struct ravel__worker *w, uint32_t slot)
     if (w->last_slot != RAVEL__NONE)
         by_slot[w->last_slot] = NULL;
     w->last_slot = slot;
-    w->slot = slot;
+    ravel__worker_bind(w, slot);
     w->saved_errno = 0;
     if (w->tsd)
         memset(w->tsd, 0, PTHREAD_KEYS_MAX * sizeof *w->tsd);
@@ -228,7 +228,7 @@ static void fib_abandon_all(void)
         struct ravel__worker *w = by_slot[s];
         if (!w)
             continue;
-        w->slot = RAVEL__NONE;
+        ravel__worker_bind(w, RAVEL__NONE);
         w->started = false;
         atomic_store(&w->abandon, 0);
         atomic_store(&w->state, RAVEL__W_IDLE);

@@ -42,7 +42,7 @@
 /* Default stack of a pooled worker, as glibc's default thread stack. */
 #define DEFAULT_STACK (8u << 20)
 
-_Thread_local struct ravel__worker *ravel__self
+RAVEL__EXPORT _Thread_local struct ravel__worker *ravel__self
     __attribute__((tls_model("initial-exec")));
 
 static struct ravel__worker main_worker;
@@ -106,7 +106,7 @@ static void os_init_main(void)
     main_worker.is_main = true;
     main_worker.handle = pthread_self();
     main_worker.tid = (int)syscall(SYS_gettid);
-    main_worker.slot = 0;
+    ravel__worker_bind(&main_worker, 0);
     main_worker.last_slot = RAVEL__NONE;
     atomic_store(&main_worker.state, RAVEL__W_BOUND);
     stack_bounds(&main_worker);
@@ -159,7 +159,7 @@ static void *worker_main(void *p)
         pthread_sigmask(SIG_SETMASK, &all, NULL);
         ravel__keys_clear_values();
         w->started = false;
-        w->slot = RAVEL__NONE;
+        ravel__worker_bind(w, RAVEL__NONE);
         atomic_store(&w->abandon, 0);
         atomic_store(&w->state, RAVEL__W_IDLE);
         futex(&w->state, FUTEX_WAKE_PRIVATE, INT32_MAX);
@@ -189,7 +189,7 @@ static struct ravel__worker *os_get(size_t stack_size)
     struct ravel__worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->slot = RAVEL__NONE;
+    ravel__worker_bind(w, RAVEL__NONE);
     w->last_slot = RAVEL__NONE;
     w->stack_size = stack_size;
     atomic_store(&w->state, RAVEL__W_BOUND); /* until it is ready */
@@ -222,7 +222,7 @@ static void os_bind(struct ravel__worker *w, uint32_t slot)
     if (w->last_slot != RAVEL__NONE)
         by_slot[w->last_slot] = NULL;
     w->last_slot = slot;
-    w->slot = slot;
+    ravel__worker_bind(w, slot);
     by_slot[slot] = w;
     atomic_store(&w->state, RAVEL__W_BOUND);
 }

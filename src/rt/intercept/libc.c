@@ -103,7 +103,7 @@ RAVEL__EXPORT pid_t fork(void)
 {
     pid_t pid = REAL(fork)();
     if (pid == 0 && ravel__rt.active) {
-        ravel__rt.executing = false;
+        ravel__set_executing(false);
         ravel__rt.active = false;
         ravel__self = NULL;
     }

@@ -18,13 +18,16 @@
  * The plain-access hooks are the hottest code in ravel (a loop over an
  * array calls one per element). Inline they only count the access and
  * return when the thread runs alone (nothing can race with it then), so
- * that a sequential phase costs what counting costs. Otherwise a read
- * first tests inline, on the shadow itself, whether the thread's own
- * access of this epoch already covers the bytes
- * (ravel__det_read_nothing_new), which settles most of a loop's reads
- * with no call; then one call (race_read or race_write, the kind a
- * constant) runs the detector (ravel__det_read/write), whose own first
- * test settles a repeated write.
+ * that a sequential phase costs what counting costs (ravel__hook_access
+ * in hooks_abi.h). Otherwise one call (race_read or race_write, the kind
+ * a constant): a read first tests, on the shadow itself, whether the
+ * thread's own access of this epoch already covers the bytes
+ * (ravel__det_read_nothing_new), which settles most of a loop's reads;
+ * then the detector (ravel__det_read/write), whose own first test
+ * settles a repeated write. The eight hottest hooks have copies linked
+ * into the executable itself (tsan_local.c), which call the same
+ * functions through ravel__hook_read/write/quiet: these here serve
+ * shared libraries and executables linked without them.
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
@@ -147,50 +150,76 @@ race_check(struct ravel__worker *w, const void *a, uint64_t size, bool write,
         ravel__race_plain_race(w, a, size, write, pc, &hit);
 }
 
-static __attribute__((noinline)) void
-race_read(struct ravel__worker *w, const void *a, uint64_t size, uint64_t pc)
+/* A read's side: first the inline test, on the shadow itself, whether
+ * the thread's own access of this epoch already covers the bytes (most
+ * reads of a loop: nothing to check or record). Not when accesses may be
+ * promoted to steps (a promoted read is a step even when it is nothing
+ * new); in an ignore section nothing new is nothing to ignore either. */
+static inline __attribute__((always_inline)) void
+read_side(const void *a, uint64_t size, uint64_t pc)
 {
+    struct ravel__worker *w = ravel__self;
+    if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc)) &&
+        ravel__det_read_nothing_new(ravel__race_det, w->slot,
+                                    (uint64_t)(uintptr_t)a, size))
+        return;
     race_check(w, a, size, false, pc);
 }
 
 static __attribute__((noinline)) void
-race_write(struct ravel__worker *w, const void *a, uint64_t size, uint64_t pc)
+race_read(const void *a, uint64_t size, uint64_t pc)
 {
-    race_check(w, a, size, true, pc);
+    read_side(a, size, pc);
 }
+
+static __attribute__((noinline)) void
+race_write(const void *a, uint64_t size, uint64_t pc)
+{
+    race_check(ravel__self, a, size, true, pc);
+}
+
+/* A read whose count reached quiet_at: the plain-spin check
+ * (src/rt/race/plain_spin.c), then the read's race check. */
+static __attribute__((noinline)) void
+quiet_read(const void *a, uint64_t size, uint64_t pc)
+{
+    ravel__quiet_read(ravel__self, a, pc);
+    if (RAVEL__HOOKS_ABI.race_check)
+        race_read(a, size, pc);
+}
+
+/* ---- what the program's own copies of the hooks call (hooks_abi.h) ---- */
+
+RAVEL__EXPORT struct ravel__hooks_state RAVEL__HOOKS_ABI;
+
+/* (The race check itself inlined here too: one call from the program to
+ * the detector.) */
+RAVEL__EXPORT void ravel__hook_read(const void *a, uint64_t size, uint64_t pc)
+{
+    read_side(a, size, pc);
+}
+
+RAVEL__EXPORT void ravel__hook_write(const void *a, uint64_t size, uint64_t pc)
+{
+    race_check(ravel__self, a, size, true, pc);
+}
+
+RAVEL__EXPORT void ravel__hook_quiet(const void *a, uint64_t size,
+                                     uint64_t pc)
+{
+    quiet_read(a, size, pc);
+}
+
+_Static_assert(offsetof(struct ravel__worker, view) == 0 &&
+                   offsetof(struct ravel__worker, counts) == 0,
+               "the program's hooks read a worker as its view");
 
 static inline __attribute__((always_inline)) void
 plain_access(const void *a, uint64_t size, bool write, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__controlled();
-    if (!w)
-        return;
-    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
-    if (write) {
-        th->writes++;
-        /* Side effects for the spin-wait rules: not the thread's own
-         * stack (src/model/spin.c). */
-        if ((const char *)a < (const char *)w->stack_lo ||
-            (const char *)a >= (const char *)w->stack_hi)
-            th->side_writes++;
-    } else if (RAVEL__UNLIKELY(++th->reads >= th->quiet_at))
-        ravel__quiet_read(w, a, pc); /* src/rt/race/plain_spin.c */
-    if (ravel__race_on && !ravel__race_alone) {
-        if (write) {
-            race_write(w, a, size, pc);
-            return;
-        }
-        /* Most reads of a loop find their own earlier access of this
-         * epoch covering them: nothing to check or record, and no call
-         * (detect.h). Not when accesses may be promoted to steps (a
-         * promoted read is a step even when it is nothing new); in an
-         * ignore section nothing new is nothing to ignore either. */
-        if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc)) &&
-            ravel__det_read_nothing_new(ravel__race_det, w->slot,
-                                        (uint64_t)(uintptr_t)a, size))
-            return;
-        race_read(w, a, size, pc);
-    }
+    struct ravel__worker *w = ravel__self;
+    ravel__hook_access(w ? &w->view : NULL, &RAVEL__HOOKS_ABI, a, size,
+                       write, pc, quiet_read, write ? race_write : race_read);
 }
 
 static struct ravel__event *atomic_step(struct ravel__worker *w,

@@ -100,7 +100,7 @@ void ravel__crash_record(int sig, siginfo_t *si, void *uc)
     bool executing = ravel__rt.executing;
     /* From here on interceptors must pass calls through: the unwinder in
      * backtrace() calls pthread_once, for one. */
-    ravel__rt.executing = false;
+    ravel__set_executing(false);
     if (sh && executing && sh->exec.failure.kind == RAVEL__FAIL_NONE) {
         struct ravel__exec *x = &sh->exec;
         struct ravel__failure *f = &x->failure;
@@ -156,7 +156,7 @@ static void on_probe(int sig, siginfo_t *si, void *uc)
     if (!sh)
         return;
     struct ravel__failure *f = &sh->exec.failure;
-    ravel__rt.executing = false; /* the process is about to be killed */
+    ravel__set_executing(false); /* the process is about to be killed */
     if (f->kind == RAVEL__FAIL_NONE && f->nframes == 0)
         record_frames(f, context_pc(uc));
     atomic_store(&sh->probe_done, 1);

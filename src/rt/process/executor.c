@@ -254,7 +254,8 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->running_tid, w->tid);
     atomic_fetch_add(&rt->sh->progress, 1);
     atomic_store(&rt->sh->in_execution, 1);
-    rt->executing = true;
+    ravel__worker_bind(w, w->slot); /* rt->x is this lane's (use_lane) */
+    ravel__set_executing(true);
     if (setjmp(rt->loop) == 0) {
         w->prog_top = __builtin_frame_address(0);
         ravel__begin_main(w, rt->main_pc ? rt->main_pc
@@ -262,7 +263,7 @@ static void run_one(uint64_t number)
         int status = rt->main(rt->argc, rt->argv, rt->envp);
         ravel__program_exit(w, status, 0, true);
     }
-    rt->executing = false;
+    ravel__set_executing(false);
     /* --memory-model rc11: what the strategies count (src/rt/rc11.c). */
     if (x->memory_model == RAVEL__MM_RC11)
         x->graph_fp = ravel__rc11_graph(x);

@@ -77,6 +77,7 @@ static void update_alone(const struct ravel__exec *x)
             alone = false; /* nothing orders its accesses with ours */
     }
     ravel__race_alone = alone && live <= 1;
+    RAVEL__HOOKS_ABI.race_check = ravel__race_on && !ravel__race_alone;
 }
 
 /* ---- stack depot --------------------------------------------------------- */
@@ -173,6 +174,7 @@ void ravel__race_init(void)
     }
     dl_iterate_phdr(own_text_cb, NULL);
     ravel__race_on = true;
+    RAVEL__HOOKS_ABI.race_check = !ravel__race_alone;
     ravel__race_forget_tls(); /* collects the TLS blocks, before main */
     /* A replayed ticket's promoted locations (modules are known now). */
     struct ravel__rt *rt = &ravel__rt;
