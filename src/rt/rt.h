@@ -619,6 +619,9 @@ uint32_t ravel__section_object(struct ravel__worker *w);
  * reach_error (calling it is the error), or neither? */
 enum { RAVEL__FN_NONE, RAVEL__FN_ATOMIC, RAVEL__FN_REACH_ERROR };
 int ravel__pc_special_function(uint64_t pc);
+/* How many special functions the modules have (0 but in SV-COMP
+ * programs): function entries look them up only when there are some. */
+extern unsigned ravel__nspecial_fns;
 /* The address of module data named `where` by ravel__addr_global (in
  * this process), or false. */
 bool ravel__addr_from_global(uint64_t where, uint64_t *addr);
@@ -806,9 +809,32 @@ void ravel__race_forget(const void *p, size_t n);
 void ravel__race_thread_start(struct ravel__worker *w);
 /* Forgets the calling OS thread's TLS blocks (modules.c). */
 void ravel__race_forget_tls(void);
+/* The stack depot (race.c): a trie of call sites, one node per distinct
+ * call path; a thread's stack id is its node. Each node remembers the
+ * child it last led to: a call made again from the same site (any loop
+ * that calls a function) finds its node without hashing. */
+struct ravel__depot_node {
+    uint64_t pc;
+    uint32_t parent;
+    uint32_t last_child; /* 0: none (node 0 is the empty stack) */
+    uint64_t last_pc;    /* the call site that led to last_child */
+};
+extern struct ravel__depot_node *ravel__depot;
+/* The node for call site pc under parent (the hashing side). */
+uint32_t ravel__depot_intern(uint32_t parent, uint64_t pc);
 /* Function entry/exit of thread th: its stack id follows. */
-void ravel__race_push(struct ravel__thread *th, uint64_t caller_pc);
-void ravel__race_pop(struct ravel__thread *th);
+static inline void ravel__race_push(struct ravel__thread *th,
+                                    uint64_t caller_pc)
+{
+    const struct ravel__depot_node *n = &ravel__depot[th->stack_id];
+    th->stack_id = RAVEL__LIKELY(n->last_pc == caller_pc && n->last_child)
+                       ? n->last_child
+                       : ravel__depot_intern(th->stack_id, caller_pc);
+}
+static inline void ravel__race_pop(struct ravel__thread *th)
+{
+    th->stack_id = ravel__depot[th->stack_id].parent;
+}
 /* Thread t enters (begin) or leaves its outermost atomic section. */
 void ravel__race_atomic_section(uint32_t t, bool begin);
 /* Shadow memory mapped, in bytes. */

@@ -71,6 +71,29 @@ RAVEL__EXPORT void __tsan_init(void)
     ravel__modules_register(RAVEL__CALLER_PC);
 }
 
+/* SV-COMP's special functions (a program that has some): a
+ * __VERIFIER_atomic_* function runs atomically, reach_error() is the
+ * error. Out of line: every other function entry only tests their
+ * count. */
+static __attribute__((noinline)) void
+special_entry(struct ravel__worker *w, uint64_t caller_pc, uint64_t fn_pc)
+{
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    int special = ravel__pc_special_function(fn_pc);
+    if (RAVEL__UNLIKELY(special == RAVEL__FN_REACH_ERROR)) {
+        ravel__stack_pop(th); /* the error is at the call */
+        ravel__svcomp_error(w, caller_pc, "reach_error() called");
+    }
+    if (RAVEL__UNLIKELY(special == RAVEL__FN_ATOMIC) &&
+        th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
+        if (th->atomic == 0) /* a scheduling point (src/rt/section.c) */
+            ravel__section_enter(w, caller_pc);
+        th = &ravel__rt.x->threads[w->slot];
+        th->atomic_fn_depth[th->atomic_fn++] = th->depth;
+        th->atomic++;
+    }
+}
+
 RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
 {
     struct ravel__worker *w = ravel__controlled();
@@ -80,21 +103,8 @@ RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
     ravel__stack_push(th, (uint64_t)(uintptr_t)caller_pc);
     if (ravel__race_on)
         ravel__race_push(th, (uint64_t)(uintptr_t)caller_pc);
-    /* SV-COMP: a __VERIFIER_atomic_* function runs atomically. */
-    int special = ravel__pc_special_function(RAVEL__CALLER_PC);
-    if (RAVEL__UNLIKELY(special == RAVEL__FN_REACH_ERROR)) {
-        ravel__stack_pop(th); /* the error is at the call */
-        ravel__svcomp_error(w, (uint64_t)(uintptr_t)caller_pc,
-                            "reach_error() called");
-    }
-    if (RAVEL__UNLIKELY(special == RAVEL__FN_ATOMIC) &&
-        th->atomic_fn < RAVEL__COUNT(th->atomic_fn_depth)) {
-        if (th->atomic == 0) /* a scheduling point (src/rt/section.c) */
-            ravel__section_enter(w, (uint64_t)(uintptr_t)caller_pc);
-        th = &ravel__rt.x->threads[w->slot];
-        th->atomic_fn_depth[th->atomic_fn++] = th->depth;
-        th->atomic++;
-    }
+    if (RAVEL__UNLIKELY(ravel__nspecial_fns))
+        special_entry(w, (uint64_t)(uintptr_t)caller_pc, RAVEL__CALLER_PC);
 }
 
 RAVEL__EXPORT void __tsan_func_exit(void)

@@ -156,12 +156,12 @@ static struct {
     struct seg seg;
     int kind; /* RAVEL__FN_* */
 } special_fns[MAX_SPECIAL_FNS];
-static unsigned nspecial_fns;
+unsigned ravel__nspecial_fns;
 
 static void find_special_functions(const struct ravel__elf *e, uintptr_t bias)
 {
     static const char prefix[] = "__VERIFIER_atomic_";
-    for (size_t i = 0; i < e->nsyms && nspecial_fns < MAX_SPECIAL_FNS; i++) {
+    for (size_t i = 0; i < e->nsyms && ravel__nspecial_fns < MAX_SPECIAL_FNS; i++) {
         const struct ravel__elf_sym *s = &e->syms[i];
         if (!s->is_func || !s->size)
             continue;
@@ -174,15 +174,15 @@ static void find_special_functions(const struct ravel__elf *e, uintptr_t bias)
             kind = RAVEL__FN_REACH_ERROR;
         if (kind == RAVEL__FN_NONE)
             continue;
-        special_fns[nspecial_fns].seg =
+        special_fns[ravel__nspecial_fns].seg =
             (struct seg){bias + s->value, bias + s->value + s->size};
-        special_fns[nspecial_fns++].kind = kind;
+        special_fns[ravel__nspecial_fns++].kind = kind;
     }
 }
 
 int ravel__pc_special_function(uint64_t pc)
 {
-    for (unsigned i = 0; i < nspecial_fns; i++)
+    for (unsigned i = 0; i < ravel__nspecial_fns; i++)
         if (pc >= special_fns[i].seg.lo && pc < special_fns[i].seg.hi)
             return special_fns[i].kind;
     return RAVEL__FN_NONE;

@@ -87,13 +87,7 @@ static void update_alone(const struct ravel__exec *x)
 #define DEPOT_NODES (1u << 22)
 #define DEPOT_HASH (DEPOT_NODES * 2)
 
-struct node {
-    uint64_t pc;
-    uint32_t parent;
-    uint32_t pad;
-};
-
-static struct node *nodes;
+struct ravel__depot_node *ravel__depot;
 static uint32_t *depot_hash; /* node index + 1, 0 empty */
 static uint32_t nnodes = 1;  /* node 0: the empty stack */
 
@@ -115,24 +109,27 @@ static uint32_t intern(uint32_t parent, uint64_t pc)
             if (nnodes >= DEPOT_NODES)
                 return parent;
             uint32_t n = nnodes++;
-            nodes[n].pc = pc;
-            nodes[n].parent = parent;
+            ravel__depot[n].pc = pc;
+            ravel__depot[n].parent = parent;
             depot_hash[i] = n + 1;
             return n;
         }
-        if (nodes[e - 1].pc == pc && nodes[e - 1].parent == parent)
+        const struct ravel__depot_node *d = &ravel__depot[e - 1];
+        if (d->pc == pc && d->parent == parent)
             return e - 1;
     }
 }
 
-void ravel__race_push(struct ravel__thread *th, uint64_t caller_pc)
+/* (rt.h's ravel__race_push when the parent's remembered child is not
+ * this call site's.) */
+uint32_t ravel__depot_intern(uint32_t parent, uint64_t pc)
 {
-    th->stack_id = intern(th->stack_id, caller_pc);
-}
-
-void ravel__race_pop(struct ravel__thread *th)
-{
-    th->stack_id = nodes[th->stack_id].parent;
+    uint32_t n = intern(parent, pc);
+    if (n != parent) { /* (a full depot answers the parent) */
+        ravel__depot[parent].last_pc = pc;
+        ravel__depot[parent].last_child = n;
+    }
+    return n;
 }
 
 /* Frames of an access: its pc, then the call sites of stack id s. */
@@ -143,8 +140,8 @@ static uint32_t frames_of(uint64_t pc, uint32_t s, uint64_t *out,
     if (pc && n < max)
         out[n++] = pc;
     while (s && n < max) {
-        out[n++] = nodes[s].pc;
-        s = nodes[s].parent;
+        out[n++] = ravel__depot[s].pc;
+        s = ravel__depot[s].parent;
     }
     return n;
 }
@@ -163,9 +160,9 @@ void ravel__race_init(void)
     if (!ravel__rt.opt.races)
         return;
     struct ravel__det_mem mem = {map_zero, NULL};
-    nodes = map_zero(sizeof *nodes * DEPOT_NODES, NULL);
+    ravel__depot = map_zero(sizeof *ravel__depot * DEPOT_NODES, NULL);
     depot_hash = map_zero(sizeof *depot_hash * DEPOT_HASH, NULL);
-    if (nodes && depot_hash)
+    if (ravel__depot && depot_hash)
         ravel__race_det = ravel__det_new(&mem, ravel__rt.x->max_objects);
     if (!ravel__race_det) {
         fprintf(stderr, "ravel: warning: no memory for the data-race "
