@@ -73,12 +73,14 @@ RAVEL__EXPORT void __tsan_init(void)
 
 /* SV-COMP's special functions (a program that has some): a
  * __VERIFIER_atomic_* function runs atomically, reach_error() is the
- * error. Out of line: every other function entry only tests their
- * count. */
+ * error. Out of line, with the rest of the entry: every other function
+ * entry only tests their count. */
 static __attribute__((noinline)) void
 special_entry(struct ravel__worker *w, uint64_t caller_pc, uint64_t fn_pc)
 {
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    if (ravel__race_on)
+        ravel__race_push(th, caller_pc);
     int special = ravel__pc_special_function(fn_pc);
     if (RAVEL__UNLIKELY(special == RAVEL__FN_REACH_ERROR)) {
         ravel__stack_pop(th); /* the error is at the call */
@@ -94,17 +96,42 @@ special_entry(struct ravel__worker *w, uint64_t caller_pc, uint64_t fn_pc)
     }
 }
 
+/* A call site the thread's depot node does not remember: the hashing
+ * side, out of line so that the entry hook needs no saved registers. */
+static __attribute__((noinline)) void depot_enter(struct ravel__thread *th,
+                                                  uint64_t caller_pc)
+{
+    th->stack_id = ravel__depot_intern(th->stack_id, caller_pc);
+}
+
 RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
 {
     struct ravel__worker *w = ravel__controlled();
     if (!w)
         return;
+    uint64_t pc = (uint64_t)(uintptr_t)caller_pc;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
-    ravel__stack_push(th, (uint64_t)(uintptr_t)caller_pc);
-    if (ravel__race_on)
-        ravel__race_push(th, (uint64_t)(uintptr_t)caller_pc);
-    if (RAVEL__UNLIKELY(ravel__nspecial_fns))
-        special_entry(w, (uint64_t)(uintptr_t)caller_pc, RAVEL__CALLER_PC);
+    ravel__stack_push(th, pc);
+    if (RAVEL__UNLIKELY(ravel__nspecial_fns)) {
+        special_entry(w, pc, RAVEL__CALLER_PC);
+        return;
+    }
+    if (ravel__race_on) { /* rt.h's ravel__race_push, its miss a tail call */
+        const struct ravel__depot_node *n = &ravel__depot[th->stack_id];
+        if (RAVEL__LIKELY(n->last_pc == pc && n->last_child))
+            th->stack_id = n->last_child;
+        else
+            depot_enter(th, pc);
+    }
+}
+
+/* The exit of a __VERIFIER_atomic_* function: its section ends. */
+static __attribute__((noinline)) void atomic_fn_exit(struct ravel__worker *w)
+{
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    th->atomic_fn--;
+    if (th->atomic && --th->atomic == 0)
+        ravel__section_leave(w);
 }
 
 RAVEL__EXPORT void __tsan_func_exit(void)
@@ -115,9 +142,8 @@ RAVEL__EXPORT void __tsan_func_exit(void)
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (RAVEL__UNLIKELY(th->atomic_fn) &&
         th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
-        th->atomic_fn--;
-        if (th->atomic && --th->atomic == 0)
-            ravel__section_leave(w);
+        atomic_fn_exit(w);
+        th = &ravel__rt.x->threads[w->slot];
     }
     if (ravel__race_on && th->depth)
         ravel__race_pop(th);
@@ -223,6 +249,23 @@ RAVEL__EXPORT void ravel__hook_quiet(const void *a, uint64_t size,
 _Static_assert(offsetof(struct ravel__worker, view) == 0 &&
                    offsetof(struct ravel__worker, counts) == 0,
                "the program's hooks read a worker as its view");
+/* The layout programs were linked against as ravel__hooks_abi_1: a change
+ * that trips one of these must also rename RAVEL__HOOKS_ABI (hooks_abi.h),
+ * so that a program built before it fails to load instead of
+ * miscounting. */
+_Static_assert(sizeof(struct ravel__plain_counts) == 32 &&
+                   offsetof(struct ravel__plain_counts, writes) == 8 &&
+                   offsetof(struct ravel__plain_counts, side_writes) == 16 &&
+                   offsetof(struct ravel__plain_counts, quiet_at) == 24 &&
+                   sizeof(struct ravel__hook_view) == 24 &&
+                   offsetof(struct ravel__hook_view, stack_lo) == 8 &&
+                   offsetof(struct ravel__hook_view, stack_hi) == 16 &&
+                   offsetof(struct ravel__hooks_state, race_check) == 1,
+               "the hooks' ABI changed: rename RAVEL__HOOKS_ABI");
+_Static_assert(offsetof(struct ravel__thread, quiet_at) ==
+                   offsetof(struct ravel__thread, plain) +
+                       offsetof(struct ravel__plain_counts, quiet_at),
+               "struct ravel__thread's counts are its plain member");
 
 static inline __attribute__((always_inline)) void
 plain_access(const void *a, uint64_t size, bool write, uint64_t pc)
