@@ -104,16 +104,28 @@ static __attribute__((noinline)) void depot_enter(struct ravel__thread *th,
     th->stack_id = ravel__depot_intern(th->stack_id, caller_pc);
 }
 
+/* The thread the calling worker runs, or NULL when ravel does not control
+ * it (ravel__controlled's test): through the worker's counts, which point
+ * into it exactly when it runs one (ravel__worker_bind). */
+static inline struct ravel__thread *controlled_thread(void)
+{
+    struct ravel__worker *w = ravel__self;
+    if (RAVEL__LIKELY(w == NULL) || !ravel__rt.executing || !w->counts)
+        return NULL;
+    return (struct ravel__thread *)(void *)((char *)w->counts -
+                                            offsetof(struct ravel__thread,
+                                                     plain));
+}
+
 RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
 {
-    struct ravel__worker *w = ravel__controlled();
-    if (!w)
+    struct ravel__thread *th = controlled_thread();
+    if (!th)
         return;
     uint64_t pc = (uint64_t)(uintptr_t)caller_pc;
-    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     ravel__stack_push(th, pc);
     if (RAVEL__UNLIKELY(ravel__nspecial_fns)) {
-        special_entry(w, pc, RAVEL__CALLER_PC);
+        special_entry(ravel__self, pc, RAVEL__CALLER_PC);
         return;
     }
     if (ravel__race_on) { /* rt.h's ravel__race_push, its miss a tail call */
@@ -136,14 +148,15 @@ static __attribute__((noinline)) void atomic_fn_exit(struct ravel__worker *w)
 
 RAVEL__EXPORT void __tsan_func_exit(void)
 {
-    struct ravel__worker *w = ravel__controlled();
-    if (!w)
+    struct ravel__thread *th = controlled_thread();
+    if (!th)
         return;
-    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (RAVEL__UNLIKELY(th->atomic_fn) &&
         th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
-        atomic_fn_exit(w);
-        th = &ravel__rt.x->threads[w->slot];
+        atomic_fn_exit(ravel__self);
+        th = controlled_thread();
+        if (!th)
+            return;
     }
     if (ravel__race_on && th->depth)
         ravel__race_pop(th);
