@@ -204,15 +204,21 @@ race_check(struct ravel__worker *w, const void *a, uint64_t size, bool write,
  * reads of a loop: nothing to check or record). Not when accesses may be
  * promoted to steps (a promoted read is a step even when it is nothing
  * new); in an ignore section nothing new is nothing to ignore either. */
+static __attribute__((noinline)) void
+race_read_full(const void *a, uint64_t size, uint64_t pc)
+{
+    race_check(ravel__self, a, size, false, pc);
+}
+
+/* (The detector's part a tail call: the test itself saves no register.) */
 static inline __attribute__((always_inline)) void
 read_side(const void *a, uint64_t size, uint64_t pc)
 {
-    struct ravel__worker *w = ravel__self;
     if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc)) &&
-        ravel__det_read_nothing_new(ravel__race_det, w->slot,
+        ravel__det_read_nothing_new(ravel__race_det, ravel__self->slot,
                                     (uint64_t)(uintptr_t)a, size))
         return;
-    race_check(w, a, size, false, pc);
+    race_read_full(a, size, pc);
 }
 
 static __attribute__((noinline)) void
