@@ -312,12 +312,24 @@ bool ravel__wseq_build(struct ravel__wseq *v, const struct ravel__wctx *c,
     if (!notdep(v, c, s, t2, b2, e2))
         return false;
     /* e2's step, with its predecessors within v. It will not follow e1
-     * any more, so its accesses are those it may have anywhere. */
+     * any more, so its accesses are those it may have anywhere. The step
+     * is e2's whole block, not the part of it up to e2: replayed, the
+     * block runs to its end without a scheduling point, so when e2 is
+     * the first event of a block of several (the atomic_begin of a
+     * section, racing with another section's), the step still does what
+     * the rest of the block does. Counted as e2's alone (an atomic_begin:
+     * independent of everything but other sections), a tree step that
+     * started the same section looked like a weak initial of v, and v
+     * was dropped as covered even where the section's later operations
+     * depended on steps of v before it (the differential oracle's
+     * optimal_sections_3000_34: a relaxed load inside a section that
+     * needed a store of v to go first). */
+    uint32_t b2_last = c->blk_last[b2];
     struct ravel__wentry *en = push_last(v, c, t2, hb->tindex[b2]);
     en->first = b2;
-    en->last = e2;
+    en->last = b2_last;
     block_values(c, b2, en);
-    block_access(c, b2, e2, false, &en->acc);
+    block_access(c, b2, b2_last, false, &en->acc);
     if (!sems_ok(v, c, s))
         return false;
     last_clock(v, c);
