@@ -116,68 +116,6 @@ static bool direct(uint32_t ta, const struct ravel__kaccess *a, uint32_t t2,
     return false;
 }
 
-/* The steps after s's block that do not happen after s, up to the block
- * b2 of thread t2 (its step that ends v: an event, or t2's pending
- * operation with b2 = e2 = x->nevents). Returns false when an earlier
- * step of t2 depends on s. */
-static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
-                   uint32_t s, uint32_t t2, uint32_t b2, uint32_t e2)
-{
-    const struct ravel__exec *x = c->x;
-    const struct ravel__hb *hb = c->hb;
-    uint32_t nt = x->nthreads;
-    uint32_t s_last = c->blk_last[s];
-    v->n = 0;
-    v->indexed = false;
-    v->no_unit = false;
-    if (b2 <= s_last)
-        return false;
-    if (!c->multi) {
-        for (uint32_t f = s_last + 1; f < e2; f++)
-            if (!ravel__hb_before(hb, x, s, f))
-                add_block(v, c, f, f);
-        /* e2's previous step must not depend on s either. */
-        uint32_t nth = c->thr_off[t2 + 1] - c->thr_off[t2];
-        uint32_t ti = e2 < x->nevents ? hb->tindex[e2] : nth + 1;
-        if (ti >= 2) {
-            uint32_t g = c->thr_ev[c->thr_off[t2] + ti - 2];
-            if (g > s && ravel__hb_before(hb, x, s, g))
-                return false;
-        }
-        return true;
-    }
-    /* Blocks: one that has any event after an excluded one is excluded
-     * as a whole, and so is what happens after it. */
-    for (uint32_t u = 0; u < nt; u++)
-        v->ex_min[u] = UINT32_MAX;
-    v->ex_min[x->events[s].thread] = hb->tindex[s];
-    uint32_t f = s_last + 1;
-    while (f < b2) {
-        uint32_t last = c->blk_last[f];
-        uint32_t th = x->events[f].thread;
-        const uint32_t *clk = clock_of(hb, last);
-        bool excluded = false;
-        for (uint32_t u = 0; u < nt && !excluded; u++)
-            excluded = clk[u] >= v->ex_min[u];
-        if (excluded) {
-            if (hb->tindex[f] < v->ex_min[th])
-                v->ex_min[th] = hb->tindex[f];
-        } else {
-            add_block(v, c, f, last);
-        }
-        f = last + 1;
-    }
-    if (v->ex_min[t2] != UINT32_MAX)
-        return false; /* an earlier step of e2's thread depends on s */
-    if (b2 < e2) {
-        const uint32_t *clk = clock_of(hb, e2 - 1);
-        for (uint32_t u = 0; u < nt; u++)
-            if (clk[u] >= v->ex_min[u])
-                return false;
-    }
-    return true;
-}
-
 /* What event f did to its semaphore's count. */
 static int sem_delta(const struct ravel__event *ev)
 {
@@ -195,6 +133,143 @@ static int sem_delta(const struct ravel__event *ev)
     }
 }
 
+/* The semaphores notdep follows, and what the events left out of v so
+ * far (from s on) did to each one's count. */
+#define MAX_SEMS 8
+struct sem_count {
+    uint32_t obj[MAX_SEMS], n;
+    int64_t left_out[MAX_SEMS];
+    bool overflow; /* more than MAX_SEMS semaphores: not followed */
+};
+
+static int64_t *sem_slot(struct sem_count *sc, uint32_t obj)
+{
+    for (uint32_t i = 0; i < sc->n; i++)
+        if (sc->obj[i] == obj)
+            return &sc->left_out[i];
+    if (sc->n == MAX_SEMS) {
+        sc->overflow = true;
+        return NULL;
+    }
+    sc->obj[sc->n] = obj;
+    sc->left_out[sc->n] = 0;
+    return &sc->left_out[sc->n++];
+}
+
+static void sem_leave_out(struct sem_count *sc, const struct ravel__exec *x,
+                          uint32_t first, uint32_t last)
+{
+    for (uint32_t f = first; f <= last; f++) {
+        int d = sem_delta(&x->events[f]);
+        int64_t *lo = d ? sem_slot(sc, x->events[f].obj) : NULL;
+        if (lo)
+            *lo += d;
+    }
+}
+
+/* Does the block first..last hold a sem_wait that finds no unit without
+ * the events left out of v (the unit it took was posted after s)? A
+ * post and a wait are independent and a post->wait edge is not part of
+ * happens-before (depend.h says why), so the clocks do not put such a
+ * wait after s; but it cannot run before that post, so for v it happens
+ * after s as the post does. (A wait's event holds the count it left: it
+ * met value + 1, minus what the left-out events added.) */
+static bool sem_needs_left_out(struct sem_count *sc,
+                               const struct ravel__exec *x, uint32_t first,
+                               uint32_t last)
+{
+    for (uint32_t f = first; f <= last; f++) {
+        const struct ravel__event *ev = &x->events[f];
+        if (ev->kind != RAVEL__OP_SEM_WAIT || !sem_delta(ev))
+            continue;
+        int64_t *lo = sem_slot(sc, ev->obj);
+        if (lo && (int64_t)ev->value + 1 - *lo < 1)
+            return true;
+    }
+    return false;
+}
+
+/* The steps after s's block that do not happen after s, up to the block
+ * b2 of thread t2 (its step that ends v: an event, or t2's pending
+ * operation with b2 = e2 = x->nevents). Returns false when an earlier
+ * step of t2 depends on s.
+ *
+ * A sem_wait that needs a unit posted after s counts as happening after
+ * s (sem_needs_left_out), and so does what happens after it. Before, such
+ * a wait stayed in v, sems_ok rejected v (no_unit) and the reversal was
+ * lost, although the wait could run after s, served by that post or
+ * another one (the differential oracle's optimal_soak_3002_0: a wait
+ * served by one of three posts). */
+static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
+                   uint32_t s, uint32_t t2, uint32_t b2, uint32_t e2)
+{
+    const struct ravel__exec *x = c->x;
+    const struct ravel__hb *hb = c->hb;
+    uint32_t nt = x->nthreads;
+    uint32_t s_last = c->blk_last[s];
+    v->n = 0;
+    v->indexed = false;
+    v->no_unit = false;
+    if (b2 <= s_last)
+        return false;
+    bool waits = false;
+    for (uint32_t f = s_last + 1; f < b2 && !waits; f++)
+        waits = x->events[f].kind == RAVEL__OP_SEM_WAIT;
+    if (!c->multi && !waits) {
+        for (uint32_t f = s_last + 1; f < e2; f++)
+            if (!ravel__hb_before(hb, x, s, f))
+                add_block(v, c, f, f);
+        /* e2's previous step must not depend on s either. */
+        uint32_t nth = c->thr_off[t2 + 1] - c->thr_off[t2];
+        uint32_t ti = e2 < x->nevents ? hb->tindex[e2] : nth + 1;
+        if (ti >= 2) {
+            uint32_t g = c->thr_ev[c->thr_off[t2] + ti - 2];
+            if (g > s && ravel__hb_before(hb, x, s, g))
+                return false;
+        }
+        return true;
+    }
+    /* Blocks: one that has any event after an excluded one is excluded
+     * as a whole, and so is what happens after it. So is a block with a
+     * wait that needs a unit posted after s (only followed when there are
+     * waits: this loop is also the general form of the one above). */
+    struct sem_count sc = {.n = 0};
+    if (waits)
+        sem_leave_out(&sc, x, s, s_last);
+    for (uint32_t u = 0; u < nt; u++)
+        v->ex_min[u] = UINT32_MAX;
+    v->ex_min[x->events[s].thread] = hb->tindex[s];
+    uint32_t f = s_last + 1;
+    while (f < b2) {
+        uint32_t last = c->blk_last[f];
+        uint32_t th = x->events[f].thread;
+        const uint32_t *clk = clock_of(hb, last);
+        bool excluded = false;
+        for (uint32_t u = 0; u < nt && !excluded; u++)
+            excluded = clk[u] >= v->ex_min[u];
+        if (!excluded && waits && !sc.overflow)
+            excluded = sem_needs_left_out(&sc, x, f, last);
+        if (excluded) {
+            if (hb->tindex[f] < v->ex_min[th])
+                v->ex_min[th] = hb->tindex[f];
+            if (waits)
+                sem_leave_out(&sc, x, f, last);
+        } else {
+            add_block(v, c, f, last);
+        }
+        f = last + 1;
+    }
+    if (v->ex_min[t2] != UINT32_MAX)
+        return false; /* an earlier step of e2's thread depends on s */
+    if (b2 < e2) {
+        const uint32_t *clk = clock_of(hb, e2 - 1);
+        for (uint32_t u = 0; u < nt; u++)
+            if (clk[u] >= v->ex_min[u])
+                return false;
+    }
+    return true;
+}
+
 /* Can v's sem_waits run where v starts? A post and a wait are
  * independent and a post->wait edge is not part of happens-before
  * (depend.h says why), so v may hold a wait whose unit came from a post
@@ -209,7 +284,6 @@ static int sem_delta(const struct ravel__event *ev)
  * the execution was value + 1; in v it meets that minus what the events
  * left out of v (from s on) added. Linear in the span; up to MAX_SEMS
  * semaphores are checked per v (beyond, v is kept as it is). */
-#define MAX_SEMS 8
 static bool sems_ok(struct ravel__wseq *v, const struct ravel__wctx *c,
                     uint32_t s)
 {
