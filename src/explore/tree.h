@@ -204,13 +204,10 @@ struct ravel__tree {
     _Atomic uint64_t diverged;
     /* Optimal DPOR: reversals not followed because a semaphore wait in
      * the wakeup sequence found no unit there (wakeup.c, sems_ok); another
-     * post might have served it, so the search proves nothing. */
+     * post might have served it, so the search proves nothing. Waits
+     * before e2 that need a unit posted after the reversed step are left
+     * out of the sequence (notdep), so this is now only e2's own block. */
     _Atomic uint64_t unfollowed;
-    /* Optimal DPOR: executions with blocks of several operations (atomic
-     * sections). The differential oracle found programs with sections
-     * where optimal DPOR missed outcomes (tests/oracle/open): such a
-     * search proves nothing. */
-    _Atomic uint64_t optimal_blocks;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
