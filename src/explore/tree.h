@@ -202,11 +202,11 @@ struct ravel__tree {
      * recorded prefix: the search went on without their branches, so it
      * can no longer promise every trace. */
     _Atomic uint64_t diverged;
-    /* Optimal DPOR: reversals not followed because a semaphore wait in
-     * the wakeup sequence found no unit there (wakeup.c, sems_ok); another
-     * post might have served it, so the search proves nothing. Waits
-     * before e2 that need a unit posted after the reversed step are left
-     * out of the sequence (notdep), so this is now only e2's own block. */
+    /* Optimal DPOR: reversals not followed because a semaphore wait
+     * they need found no unit there (wakeup.c: notdep, sems_ok); another
+     * post might have served it, so the search proves nothing. A wait
+     * whose unit was posted after the reversed step is left out of the
+     * sequence when the race does not need it. */
     _Atomic uint64_t unfollowed;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
