@@ -307,8 +307,20 @@ sleep_refine_events(struct sys *s, const struct ravel__exec *x)
             if (e == s->record_event && ev->kind == RAVEL__OP_ATOMIC_CAS &&
                 !ev->aux)
                 nd->done_read |= bit(ev->thread);
-            if (e == s->record_event + 1) /* a second event: a block */
+            if (e == s->record_event + 1) { /* a second event: a block */
                 nd->done_multi |= bit(ev->thread);
+                /* Wakeup trees count a block of several operations as
+                 * dependent with everything (wakeup.c, block_access), so
+                 * optimal DPOR's sleep sets must too: a thread left
+                 * asleep through such a block claimed to cover
+                 * reversals that the tree, which had put the block
+                 * first in a branch of its own, never ran
+                 * (tests/oracle/regress/optimal_sections_4026_36). */
+                if (s->mode == MODE_OPTIMAL) {
+                    s->next_sleep = 0;
+                    s->next_read = 0;
+                }
+            }
         }
         if (!s->next_sleep)
             continue;
