@@ -2768,9 +2768,6 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         sleep_refine(s, x); /* records the last step's outcome */
 
     s->multi = map_events(s, x);
-    if (s->multi && s->mode == MODE_OPTIMAL &&
-        !atomic_load_explicit(&t->optimal_blocks, memory_order_relaxed))
-        atomic_fetch_add(&t->optimal_blocks, 1);
     if (!blocked && !s->multi)
         ravel__lane_count(&ln->complete_plain);
     /* Events before the branch this execution took were replayed. */
@@ -2852,8 +2849,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         t->exhausted = 1;
         /* Not exhaustive when an execution diverged (sys_finish). */
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed) &&
-                          !atomic_load(&t->optimal_blocks);
+                          !atomic_load(&t->unfollowed);
         base->stats->complete = base->exhausted;
     }
     return more;
@@ -2963,16 +2959,6 @@ static void sys_finish(struct ravel__strategy *base)
                  st->traces, uf, uf == 1 ? "" : "s");
         st->complete = 0;
     }
-    if (atomic_load(&s->t->optimal_blocks) && !uf && !dv &&
-        s->t->exhausted) {
-        snprintf(st->guarantee, sizeof st->guarantee,
-                 "optimal DPOR explored %" PRIu64 " traces, not a proof "
-                 "of all: the program has atomic sections, and with them "
-                 "optimal DPOR was seen to miss outcomes "
-                 "(tests/oracle/open); --dpor-mode source covers them",
-                 st->traces);
-        st->complete = 0;
-    }
     if (ravel__depend_rc11 || s->rc11)
         rc11_words(st->guarantee, sizeof st->guarantee);
     if (s->debug && s->wut_misses)
@@ -3025,8 +3011,7 @@ static bool sys_start(struct ravel__strategy *base)
      * lane that ended the search. */
     if (!more && !t->abandoned)
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed) &&
-                          !atomic_load(&t->optimal_blocks);
+                          !atomic_load(&t->unfollowed);
     return more;
 }
 

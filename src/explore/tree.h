@@ -208,12 +208,6 @@ struct ravel__tree {
      * whose unit was posted after the reversed step is left out of the
      * sequence when the race does not need it. */
     _Atomic uint64_t unfollowed;
-    /* Optimal DPOR: executions with blocks of several operations (atomic
-     * sections). The differential oracle found programs with sections
-     * where optimal DPOR missed outcomes: one fixed (wakeup.c,
-     * ravel__wseq_build), one open (tests/oracle/open/
-     * optimal_sections_4026_36): such a search proves nothing. */
-    _Atomic uint64_t optimal_blocks;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
