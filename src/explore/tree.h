@@ -202,15 +202,12 @@ struct ravel__tree {
      * recorded prefix: the search went on without their branches, so it
      * can no longer promise every trace. */
     _Atomic uint64_t diverged;
-    /* Optimal DPOR: reversals not followed because a semaphore wait in
-     * the wakeup sequence found no unit there (wakeup.c, sems_ok); another
-     * post might have served it, so the search proves nothing. */
+    /* Optimal DPOR: reversals not followed because a semaphore wait
+     * they need found no unit there (wakeup.c: notdep, sems_ok); another
+     * post might have served it, so the search proves nothing. A wait
+     * whose unit was posted after the reversed step is left out of the
+     * sequence when the race does not need it. */
     _Atomic uint64_t unfollowed;
-    /* Optimal DPOR: executions with blocks of several operations (atomic
-     * sections). The differential oracle found programs with sections
-     * where optimal DPOR missed outcomes (tests/oracle/open): such a
-     * search proves nothing. */
-    _Atomic uint64_t optimal_blocks;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */

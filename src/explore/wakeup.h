@@ -51,7 +51,7 @@ struct ravel__wctx {
 struct ravel__wentry {
     uint32_t thread;      /* index in this execution */
     uint64_t tkey;        /* key (the same in every execution) */
-    uint32_t first, last; /* events of its block (last: up to e2) */
+    uint32_t first, last; /* events of its block (all of e2's too) */
     uint32_t tfirst;      /* index of `first` within its thread */
     uint32_t value;       /* data choice of its first event, or NONE */
     const struct ravel__vchoice *vc; /* all of its block's choices */

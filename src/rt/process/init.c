@@ -368,8 +368,8 @@ static void setup(void)
      * executor is faster where sleep sets waste (lastzero, indexer), but
      * the differential oracle found programs where it claimed
      * "exhausted" and missed outcomes (tests/oracle/regress,
-     * docs/exploration.md): most fixed, one open (tests/oracle/open,
-     * a trace count short), so it is opt-in. */
+     * docs/exploration.md): most fixed, one open (tests/oracle/open;
+     * that search says "not a proof of all"), so it is opt-in. */
     uint32_t lanes = 1;
     bool systematic = !strcmp(rt->opt.strategy, "dfs") ||
                       !strcmp(rt->opt.strategy, "dpor") ||
