@@ -25,7 +25,7 @@
  *                         the runtime), read as a pointer to its first
  *                         member, a struct ravel__hook_view
  *   RAVEL__HOOKS_ABI      whether an execution runs, and whether plain
- *                         accesses are checked now (ravel__race_check)
+ *                         accesses are checked now (race.c keeps it)
  *   ravel__hook_read/write/quiet
  *                         the runtime's side of an access that is more
  *                         than counting
@@ -54,7 +54,7 @@ struct ravel__hook_view {
 struct ravel__hooks_state {
     /* ravel__rt.executing: an execution runs in this process. */
     volatile bool executing;
-    /* ravel__race_check: a plain access is checked (detection is on and
+    /* A plain access is checked (race.c: detection is on and
      * the thread is not alone). */
     bool race_check;
 };
