@@ -752,15 +752,15 @@ bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
 
 /* One event's share of a fingerprint: its identity (thread, index in
  * it, kind, what it touched, a compare-exchange's outcome, whom a signal
- * woke) and its vector clock c (nt entries). */
+ * woke) and its vector clock c (nt entries). `a` is the event's access
+ * (ravel__event_access), which the caller has already classified. */
 static uint64_t event_hash(const struct ravel__exec *x, uint32_t e,
-                           uint32_t tindex, const uint32_t *c, uint32_t nt)
+                           const struct ravel__access *a, uint32_t tindex,
+                           const uint32_t *c, uint32_t nt)
 {
     const struct ravel__event *ev = &x->events[e];
-    struct ravel__access a;
     struct ravel__kaccess k;
-    ravel__event_access(ev, &a);
-    ravel__access_keys(&a, x, &k);
+    ravel__access_keys(a, x, &k);
     uint64_t h = x->threads[ev->thread].key ^ ((uint64_t)tindex << 8) ^
                  ev->kind;
     h = ravel__hash_ptr(h ^ k.key[0]) ^ ravel__hash_ptr(k.key[1] + 1);
@@ -821,7 +821,8 @@ uint64_t ravel__hb_fingerprint(struct ravel__hb *hb,
     hb->fpsum[0] = 0;
     for (uint32_t e = hb->fp_valid; e < n; e++)
         hb->fpsum[e + 1] = hb->fpsum[e] +
-                           event_hash(x, e, hb->tindex[e], clock_of(hb, e), nt);
+                           event_hash(x, e, &hb->acc[e], hb->tindex[e],
+                                      clock_of(hb, e), nt);
     hb->fp_valid = n;
     return fingerprint_end(x, hb->fpsum[n], n);
 }
@@ -1054,7 +1055,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
                 join(c, &f->rel[(size_t)objs[k]->rel * nt], nt);
         }
         c[t] = ti;
-        fp += event_hash(x, e, ti, c, nt);
+        fp += event_hash(x, e, &a, ti, c, nt);
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__fp_obj *o = objs[k];
             fp_push(x, o, e, t, a.cls[k], ti, c, nt);
