@@ -837,6 +837,27 @@ static inline void ravel__race_pop(struct ravel__thread *th)
 }
 /* Thread t enters (begin) or leaves its outermost atomic section. */
 void ravel__race_atomic_section(uint32_t t, bool begin);
+/* Reports a race found for thread slot's access (race/defer.c's replay,
+ * where it cannot happen: the running thread's name is used). */
+void ravel__race_report(uint32_t slot, uint64_t addr, uint64_t size,
+                        uint8_t flags, uint64_t pc,
+                        const struct ravel__det_hit *hit);
+/* The detector's calls put off while no granule has been touched by two
+ * threads, one of them with a plain access (race/defer.c). While
+ * ravel__defer_on, each ravel__defer_* logs its call and returns true, or
+ * replays the log into the detector, ends the deferral and returns false
+ * (the caller then makes its call). */
+extern bool ravel__defer_on;
+void ravel__defer_begin(void);
+void ravel__defer_catch_up(void);
+bool ravel__defer_atomic(uint32_t slot, const struct ravel__event *ev,
+                         int64_t mo, uint64_t addr, uint64_t size,
+                         uint32_t stack, bool ignored);
+bool ravel__defer_event(const struct ravel__event *ev, int64_t arg);
+bool ravel__defer_plain(uint32_t slot, uint64_t addr, uint64_t size,
+                        bool write, uint64_t pc, uint32_t stack);
+bool ravel__defer_reset(uint64_t addr, uint64_t size);
+bool ravel__defer_section(uint32_t t, bool begin);
 /* Shadow memory mapped, in bytes. */
 size_t ravel__race_mapped(void);
 /* Spins on plain memory (plain_spin.c). The access hook calls

@@ -190,6 +190,10 @@ race_check(struct ravel__worker *w, const void *a, uint64_t size, bool write,
         return;
     }
     uint64_t addr = (uint64_t)(uintptr_t)a;
+    /* The detector's work put off (race/defer.c). */
+    if (ravel__defer_on &&
+        ravel__defer_plain(w->slot, addr, size, write, pc, th->stack_id))
+        return;
     struct ravel__det_hit hit;
     if (RAVEL__UNLIKELY(
             write ? ravel__det_write(ravel__race_det, w->slot, addr, size, pc,

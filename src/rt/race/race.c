@@ -205,6 +205,7 @@ void ravel__race_init(void)
 
 uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out)
 {
+    ravel__defer_catch_up(); /* (never deferred under rc11: defer.c) */
     return ravel__race_on
                ? ravel__det_obj_clock_get(ravel__race_det, o, out)
                : 0;
@@ -212,6 +213,7 @@ uint32_t ravel__race_obj_clock_get(uint32_t o, uint32_t *out)
 
 void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
 {
+    ravel__defer_catch_up();
     if (ravel__race_on)
         ravel__det_obj_clock_set(ravel__race_det, o, in, n);
 }
@@ -225,13 +227,15 @@ void ravel__race_begin(void)
     if (ravel__race_on)
         ravel__det_begin(ravel__race_det);
     update_alone(ravel__rt.x);
+    ravel__defer_begin();
 }
 
 void ravel__race_event(const struct ravel__event *ev, int64_t arg)
 {
     if (!ravel__race_on)
         return;
-    ravel__det_event(ravel__race_det, ravel__rt.x, ev, arg);
+    if (!ravel__defer_on || !ravel__defer_event(ev, arg))
+        ravel__det_event(ravel__race_det, ravel__rt.x, ev, arg);
     switch (ev->kind) {
     case RAVEL__OP_CREATE:
     case RAVEL__OP_FINISH:
@@ -248,13 +252,16 @@ void ravel__race_event(const struct ravel__event *ev, int64_t arg)
 
 void ravel__race_atomic_section(uint32_t t, bool begin)
 {
-    if (ravel__race_on)
+    if (ravel__race_on &&
+        (!ravel__defer_on || !ravel__defer_section(t, begin)))
         ravel__det_atomic_section(ravel__race_det, t, begin);
 }
 
 void ravel__race_forget(const void *p, size_t n)
 {
-    if (ravel__race_on && n)
+    if (ravel__race_on && n &&
+        (!ravel__defer_on ||
+         !ravel__defer_reset((uint64_t)(uintptr_t)p, n)))
         ravel__det_reset(ravel__race_det, (uint64_t)(uintptr_t)p, n);
 }
 
@@ -426,12 +433,23 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
     if (RAVEL__UNLIKELY(c->npromoted | ravel__race_nploc) &&
         (promoted(c, pc) || loc_promoted((uint64_t)(uintptr_t)p, size)))
         promoted_step(w, p, size, write, pc);
+    ravel__defer_catch_up();
     struct ravel__det_hit hit;
     uint8_t flags = write ? RAVEL__DET_WRITE : 0;
     if (RAVEL__UNLIKELY(ravel__det_access(ravel__race_det, w->slot,
                                           (uint64_t)(uintptr_t)p, size,
                                           flags, pc, th->stack_id, &hit)))
         on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
+}
+
+void ravel__race_report(uint32_t slot, uint64_t addr, uint64_t size,
+                        uint8_t flags, uint64_t pc,
+                        const struct ravel__det_hit *hit)
+{
+    (void)slot; /* the running thread's, whenever this is called */
+    struct ravel__worker *w = ravel__controlled();
+    if (w)
+        on_race(w, addr, size, flags, pc, hit);
 }
 
 void ravel__race_plain_race(struct ravel__worker *w, const void *p,
@@ -448,13 +466,16 @@ void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
     if (!ravel__race_on)
         return;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    if (ravel__defer_on && ravel__defer_atomic(w->slot, ev, mo, a, size,
+                                               th->stack_id, th->ignore))
+        return;
     if (RAVEL__UNLIKELY(th->ignore)) {
         /* Not checked, but its synchronisation still counts. */
         ravel__det_event(ravel__race_det, ravel__rt.x, ev, mo);
         return;
     }
     struct ravel__det_hit hit;
-    uint64_t a = (uint64_t)(uintptr_t)p;
     if (RAVEL__UNLIKELY(ravel__det_atomic(ravel__race_det, ravel__rt.x, ev, mo, a, size,
                                           ev->pc, th->stack_id, &hit))) {
         uint8_t flags = RAVEL__DET_ATOMIC;
@@ -473,6 +494,7 @@ void ravel__race_free(const void *p, uint64_t pc)
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (th->ignore || !n)
         return;
+    ravel__defer_catch_up(); /* a whole block written */
     struct ravel__det_hit hit;
     uint8_t flags = RAVEL__DET_WRITE | RAVEL__DET_FREE;
     if (ravel__det_access(ravel__race_det, w->slot, (uint64_t)(uintptr_t)p, n, flags,
