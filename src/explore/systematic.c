@@ -964,7 +964,20 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
 
 /* Inserts s->v into nd's wakeup tree unless it is covered: by a thread
  * asleep here, or by one whose branch here was taken before this one
- * (explored with this one asleep), that is a weak initial of v. */
+ * (explored with this one asleep), that is a weak initial of v.
+ *
+ * A thread whose step here was a block of several operations, or ended
+ * the execution (a failure, a false assumption: exit_race), counts as
+ * dependent with everything (done_multi), as in the sleep sets: it is a
+ * weak initial of v only by being an initial. Its step in this execution
+ * is no guide: a failed assertion is no event, and the same operation,
+ * run later here, may read another value and not fail. Taken for the
+ * bare operation, an exchange that made its thread's assertion fail
+ * covered the reversal of two other threads' locks, which it commutes
+ * with, though its branch had ended at once and run neither lock: the
+ * final states after the other order were never seen
+ * (tests/oracle/regress/optimal_failing_step_cover, reduced from
+ * optimal_choose_17856_12). */
 static int insert_uncovered(struct sys *s, const struct ravel__wctx *c,
                             struct ravel__tnode *nd,
                             const struct ravel__pathent *pe)
@@ -980,7 +993,12 @@ static int insert_uncovered(struct sys *s, const struct ravel__wctx *c,
     for (uint64_t m = cover; m; m &= m - 1) {
         uint32_t q = lowest(m);
         struct ravel__kaccess a;
-        ravel__wnext_access(c, q, nd->step, &a);
+        if (nd->done_multi & bit(q)) {
+            memset(&a, 0, sizeof a);
+            a.global = true;
+        } else {
+            ravel__wnext_access(c, q, nd->step, &a);
+        }
         uint64_t key = c->x->threads[q].key;
         if ((cross & bit(q)) ? ravel__wseq_initial(&s->v, key)
                              : ravel__wseq_weak_initial(&s->v, key, &a)) {
@@ -1074,7 +1092,8 @@ static int exit_race(struct sys *s, const struct ravel__exec *x,
     /* The step that ended the execution depends on everything after it
      * that never ran: like a block, it never sleeps in the branches
      * taken here later (asleep, it would keep the other threads from
-     * ever running past it). */
+     * ever running past it), nor covers their reversals as a weak
+     * initial (insert_uncovered: its branch ran none of them). */
     bool is_exit = x->events[e].kind == RAVEL__OP_EXIT;
     if (!is_exit)
         nd->done_multi |= bit(et);
