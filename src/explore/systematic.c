@@ -2736,19 +2736,6 @@ static void describe_method(struct sys *s, uint32_t lanes)
         snprintf(st->method, sizeof st->method, "%s", names[s->run_mode]);
 }
 
-/* Whether the execution chose a value with ravel_choose (a data choice,
- * not which waiter a signal wakes; under --memory-model rc11 the model's
- * reads-from choices are data choices too, and are not these). */
-static bool made_data_choice(const struct ravel__exec *x)
-{
-    if (x->memory_model == RAVEL__MM_RC11)
-        return false;
-    for (uint32_t i = 0; i < x->nvchoices; i++)
-        if (x->vchoices[i].data)
-            return true;
-    return false;
-}
-
 static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
                     bool blocked)
 {
@@ -2800,10 +2787,6 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         sleep_refine(s, x); /* records the last step's outcome */
 
     s->multi = map_events(s, x);
-    if (s->mode == MODE_OPTIMAL &&
-        !atomic_load_explicit(&t->optimal_choices, memory_order_relaxed) &&
-        made_data_choice(x))
-        atomic_fetch_add(&t->optimal_choices, 1);
     if (!blocked && !s->multi)
         ravel__lane_count(&ln->complete_plain);
     /* Events before the branch this execution took were replayed. */
@@ -2885,8 +2868,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         t->exhausted = 1;
         /* Not exhaustive when an execution diverged (sys_finish). */
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed) &&
-                          !atomic_load(&t->optimal_choices);
+                          !atomic_load(&t->unfollowed);
         base->stats->complete = base->exhausted;
     }
     return more;
@@ -2996,16 +2978,6 @@ static void sys_finish(struct ravel__strategy *base)
                  st->traces, uf, uf == 1 ? "" : "s");
         st->complete = 0;
     }
-    if (atomic_load(&s->t->optimal_choices) && !uf && !dv &&
-        s->t->exhausted) {
-        snprintf(st->guarantee, sizeof st->guarantee,
-                 "optimal DPOR explored %" PRIu64 " traces, not a proof "
-                 "of all: the program makes data choices (ravel_choose), "
-                 "and with them optimal DPOR was seen to miss outcomes "
-                 "(tests/oracle/open); --dpor-mode source covers them",
-                 st->traces);
-        st->complete = 0;
-    }
     if (ravel__depend_rc11 || s->rc11)
         rc11_words(st->guarantee, sizeof st->guarantee);
     if (s->debug && s->wut_misses)
@@ -3058,8 +3030,7 @@ static bool sys_start(struct ravel__strategy *base)
      * lane that ended the search. */
     if (!more && !t->abandoned)
         base->exhausted = !atomic_load(&t->diverged) &&
-                          !atomic_load(&t->unfollowed) &&
-                          !atomic_load(&t->optimal_choices);
+                          !atomic_load(&t->unfollowed);
     return more;
 }
 
