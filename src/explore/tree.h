@@ -208,12 +208,6 @@ struct ravel__tree {
      * whose unit was posted after the reversed step is left out of the
      * sequence when the race does not need it. */
     _Atomic uint64_t unfollowed;
-    /* Optimal DPOR: executions with a data choice (ravel_choose). The
-     * differential oracle found a program with data choices where optimal
-     * DPOR missed outcomes and printed "exhausted" (tests/oracle/open/
-     * optimal_choose_17856_12, not diagnosed): such a search proves
-     * nothing. */
-    _Atomic uint64_t optimal_choices;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
