@@ -208,6 +208,13 @@ struct ravel__tree {
      * whose unit was posted after the reversed step is left out of the
      * sequence when the race does not need it. */
     _Atomic uint64_t unfollowed;
+    /* Optimal DPOR on several lanes: a unit was stolen (steal_unit), and
+     * executions with a block of several operations (an atomic section)
+     * were run. Together they prove nothing: the differential oracle
+     * found a program with four atomic sections where two lanes now and
+     * then printed "exhausted" with 10,838 of its 12,307 traces (tests/
+     * oracle/open/optimal_lanes_4314_27, not diagnosed). */
+    _Atomic uint32_t units_stolen, lane_blocks;
     uint32_t diverged_step; /* where the first one did (1-based) */
     uint32_t path_cap;  /* entries of one lane's path */
     uint32_t lane_nodes; /* nodes of one lane's pool */
