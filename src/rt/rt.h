@@ -837,13 +837,14 @@ static inline void ravel__race_pop(struct ravel__thread *th)
 }
 /* Thread t enters (begin) or leaves its outermost atomic section. */
 void ravel__race_atomic_section(uint32_t t, bool begin);
-/* Reports a race found for thread slot's access (race/defer.c's replay,
- * where it cannot happen: the running thread's name is used). */
-void ravel__race_report(uint32_t slot, uint64_t addr, uint64_t size,
-                        uint8_t flags, uint64_t pc,
-                        const struct ravel__det_hit *hit);
-/* The detector's calls put off while no granule has been touched by two
- * threads, one of them with a plain access (race/defer.c). While
+/* Reports a race the detector found outside an access's own check
+ * (race/defer.c's replay, where it cannot happen), as the running
+ * thread's. */
+void ravel__race_report(uint64_t addr, uint64_t size, uint8_t flags,
+                        uint64_t pc, const struct ravel__det_hit *hit);
+/* The detector's calls put off while no access could race with another
+ * thread's on its granule: one of the two a write, not both atomic
+ * (race/defer.c). While
  * ravel__defer_on, each ravel__defer_* logs its call and returns true, or
  * replays the log into the detector, ends the deferral and returns false
  * (the caller then makes its call). */

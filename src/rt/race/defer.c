@@ -158,9 +158,19 @@ note(uint32_t t, uint64_t addr, uint64_t size, bool atomic,
     return true;
 }
 
-static struct deferred *append(void)
+/* The log's next entry, of this kind, when `ok` (the access made no
+ * meeting point) and there is room; otherwise the deferral ends here
+ * (the caller makes its call itself). */
+static struct deferred *entry(bool ok, uint8_t kind)
 {
-    return nlog < LOG_MAX ? &dlog[nlog++] : NULL;
+    if (!ok || nlog == LOG_MAX) {
+        ravel__defer_catch_up();
+        return NULL;
+    }
+    struct deferred *e = &dlog[nlog++];
+    e->kind = kind;
+    e->flags = 0;
+    return e;
 }
 
 /* Replays the log into the detector and ends the deferral. */
@@ -201,8 +211,7 @@ void ravel__defer_catch_up(void)
         /* Cannot happen (the file's comment says why); were it to, the
          * race is reported, not dropped. */
         if (RAVEL__UNLIKELY(raced))
-            ravel__race_report(e->slot, e->addr, e->size, flags, e->pc,
-                               &hit);
+            ravel__race_report(e->addr, e->size, flags, e->pc, &hit);
     }
     nlog = 0;
 }
@@ -211,14 +220,13 @@ bool ravel__defer_atomic(uint32_t slot, const struct ravel__event *ev,
                          int64_t mo, uint64_t addr, uint64_t size,
                          uint32_t stack, bool ignored)
 {
-    struct deferred *e;
-    if ((!ignored && !note(slot, addr, size, true,
-                           ravel__det_atomic_stores(ev))) ||
-        !(e = append())) {
-        ravel__defer_catch_up();
+    /* Ignored (an ignore section): its synchronisation only. */
+    struct deferred *e =
+        entry(ignored || note(slot, addr, size, true,
+                              ravel__det_atomic_stores(ev)),
+              ignored ? D_EVENT : D_ATOMIC);
+    if (!e)
         return false;
-    }
-    e->kind = ignored ? D_EVENT : D_ATOMIC; /* ignored: its sync only */
     e->slot = slot;
     e->stack = stack;
     e->arg = mo;
@@ -231,12 +239,9 @@ bool ravel__defer_atomic(uint32_t slot, const struct ravel__event *ev,
 
 bool ravel__defer_event(const struct ravel__event *ev, int64_t arg)
 {
-    struct deferred *e;
-    if (ev->kind == RAVEL__OP_BARRIER_WAIT || !(e = append())) {
-        ravel__defer_catch_up();
+    struct deferred *e = entry(ev->kind != RAVEL__OP_BARRIER_WAIT, D_EVENT);
+    if (!e)
         return false;
-    }
-    e->kind = D_EVENT;
     e->arg = arg;
     e->ev = *ev;
     return true;
@@ -245,12 +250,9 @@ bool ravel__defer_event(const struct ravel__event *ev, int64_t arg)
 bool ravel__defer_plain(uint32_t slot, uint64_t addr, uint64_t size,
                         bool write, uint64_t pc, uint32_t stack)
 {
-    struct deferred *e;
-    if (!note(slot, addr, size, false, write) || !(e = append())) {
-        ravel__defer_catch_up();
+    struct deferred *e = entry(note(slot, addr, size, false, write), D_PLAIN);
+    if (!e)
         return false;
-    }
-    e->kind = D_PLAIN;
     e->flags = write ? D_WRITE : 0;
     e->slot = slot;
     e->stack = stack;
@@ -262,12 +264,9 @@ bool ravel__defer_plain(uint32_t slot, uint64_t addr, uint64_t size,
 
 bool ravel__defer_reset(uint64_t addr, uint64_t size)
 {
-    struct deferred *e = append();
-    if (!e) {
-        ravel__defer_catch_up();
+    struct deferred *e = entry(true, D_RESET);
+    if (!e)
         return false;
-    }
-    e->kind = D_RESET;
     e->addr = addr;
     e->size = size;
     return true;
@@ -275,12 +274,9 @@ bool ravel__defer_reset(uint64_t addr, uint64_t size)
 
 bool ravel__defer_section(uint32_t t, bool begin)
 {
-    struct deferred *e = append();
-    if (!e) {
-        ravel__defer_catch_up();
+    struct deferred *e = entry(true, D_SECTION);
+    if (!e)
         return false;
-    }
-    e->kind = D_SECTION;
     e->slot = t;
     e->flags = begin ? D_BEGIN : 0;
     return true;

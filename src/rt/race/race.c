@@ -442,11 +442,9 @@ void ravel__race_access(struct ravel__worker *w, const void *p, uint64_t size,
         on_race(w, (uint64_t)(uintptr_t)p, size, flags, pc, &hit);
 }
 
-void ravel__race_report(uint32_t slot, uint64_t addr, uint64_t size,
-                        uint8_t flags, uint64_t pc,
-                        const struct ravel__det_hit *hit)
+void ravel__race_report(uint64_t addr, uint64_t size, uint8_t flags,
+                        uint64_t pc, const struct ravel__det_hit *hit)
 {
-    (void)slot; /* the running thread's, whenever this is called */
     struct ravel__worker *w = ravel__controlled();
     if (w)
         on_race(w, addr, size, flags, pc, hit);
