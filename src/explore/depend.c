@@ -359,6 +359,7 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->per_thread_last);
     free(hb->rel);
     free(hb->fpsum);
+    free(hb->csum);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -487,6 +488,39 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
             dst[i] = src[i];
 }
 
+/* One nonzero clock entry's share of an event's hash (event_hash). */
+static inline uint64_t entry_hash(const struct ravel__exec *x, uint32_t i,
+                                  uint32_t v)
+{
+    return v ? ravel__hash_ptr(x->threads[i].key ^ ((uint64_t)v << 32)) : 0;
+}
+
+/* The sum of a clock's entry hashes, from scratch. */
+static uint64_t clock_sum(const struct ravel__exec *x, const uint32_t *c,
+                          uint32_t nt)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < nt; i++)
+        sum += entry_hash(x, i, c[i]);
+    return sum;
+}
+
+/* join, keeping *sum (hb->csum's) up to date with the entries it
+ * raises. */
+static void join_sum(const struct ravel__exec *x, uint32_t *dst,
+                     const uint32_t *src, uint32_t n, uint64_t *sum)
+{
+    if (!sum) {
+        join(dst, src, n);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (src[i] > dst[i]) {
+            *sum += entry_hash(x, i, src[i]) - entry_hash(x, i, dst[i]);
+            dst[i] = src[i];
+        }
+}
+
 /* Joins clock c into the object's release clock, giving it one at its
  * first release (zeroed, nt slots, from hb->rel). */
 static void obj_release(struct ravel__hb *hb, struct ravel__hb_obj *o,
@@ -544,8 +578,10 @@ static void clocks_reserve(struct ravel__hb *hb, uint32_t n, uint32_t stride,
     uint32_t *nc = realloc(hb->clocks, (size_t)cap * stride * sizeof *nc);
     uint32_t *ti = realloc(hb->tindex, (size_t)cap * sizeof *ti);
     struct ravel__access *ac = realloc(hb->acc, (size_t)cap * sizeof *ac);
-    RAVEL__CHECK(nc && ti && ac);
+    uint64_t *cs = realloc(hb->csum, (size_t)cap * sizeof *cs);
+    RAVEL__CHECK(nc && ti && ac && cs);
     hb->acc = ac;
+    hb->csum = cs;
     if (stride > hb->stride) {
         /* Spread the kept clocks out, last first (they only move up). */
         for (uint32_t e = keep; e-- > 0;) {
@@ -590,6 +626,9 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     hb->nevents = n;
     if (hb->fp_valid > from)
         hb->fp_valid = from;
+    /* The clock sums, when wanted and the kept prefix has them. */
+    bool sums = hb->sums && hb->csum_valid >= from;
+    hb->csum_valid = sums ? n : hb->csum_valid < from ? hb->csum_valid : from;
     hb->gen++;
     hb->nrel = 0;
     hb->obj_base = x->nobjects;
@@ -626,23 +665,28 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         uint32_t t = ev->thread;
         uint32_t *c = clock_of(hb, e);
         uint32_t last = hb->per_thread_last[t];
-        if (last)
+        uint64_t sum_v = 0, *sum = sums ? &sum_v : NULL;
+        if (last) {
             clock_copy(c, clock_of(hb, last - 1), nt);
-        else if (creator_event[t] != RAVEL__NONE && creator_event[t] < e)
+            sum_v = sums ? hb->csum[last - 1] : 0;
+        } else if (creator_event[t] != RAVEL__NONE && creator_event[t] < e) {
             clock_copy(c, clock_of(hb, creator_event[t]), nt);
-        else
+            sum_v = sums ? hb->csum[creator_event[t]] : 0;
+        } else {
             memset(c, 0, nt * sizeof *c);
+        }
         hb->tindex[e] = ++count[t];
         /* --memory-model tso: a flush happens after the store it writes
          * (value2), an operation that drained its thread's buffer after
          * the buffer's last flush: what enabled them. */
         if (RAVEL__UNLIKELY(ev->kind == RAVEL__OP_FLUSH) &&
             (uint64_t)ev->value2 < e)
-            join(c, clock_of(hb, (uint32_t)ev->value2), nt);
+            join_sum(x, c, clock_of(hb, (uint32_t)ev->value2), nt, sum);
         if (RAVEL__UNLIKELY(ev->flags & RAVEL__EV_DRAINS) &&
             x->threads[t].sb && hb->per_thread_last[x->threads[t].sb - 1])
-            join(c, clock_of(hb, hb->per_thread_last[x->threads[t].sb - 1] - 1),
-                 nt);
+            join_sum(x, c,
+                     clock_of(hb, hb->per_thread_last[x->threads[t].sb - 1] - 1),
+                     nt, sum);
         /* A condition variable's wake happens after the notification
          * that woke it (and after nothing else notified: see classify).
          * For a timed wait the edge is added after the races are found
@@ -657,7 +701,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                                 ? RAVEL__WAKE_BY(ev)
                                 : 0;
         if (woken_by && !(ev->value2 & RAVEL__WAKE_TIMED)) {
-            join(c, clock_of(hb, woken_by - 1), nt);
+            join_sum(x, c, clock_of(hb, woken_by - 1), nt, sum);
             woken_by = 0;
         }
 
@@ -712,10 +756,10 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                 continue;
             if (race)
                 race(ctx, pe, e);
-            join(c, clock_of(hb, pe), nt);
+            join_sum(x, c, clock_of(hb, pe), nt, sum);
         }
         if (woken_by)
-            join(c, clock_of(hb, woken_by - 1), nt);
+            join_sum(x, c, clock_of(hb, woken_by - 1), nt, sum);
         /* A release happens before the next acquisition of the same lock.
          * The edge is added only now, after this acquisition was checked
          * against earlier ones: it must not hide the race between two
@@ -724,8 +768,11 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
                 continue;
             if (objs[k]->rel != RAVEL__NONE)
-                join(c, &hb->rel[(size_t)objs[k]->rel * nt], nt);
+                join_sum(x, c, &hb->rel[(size_t)objs[k]->rel * nt], nt, sum);
         }
+        if (sums)
+            hb->csum[e] = sum_v + entry_hash(x, t, hb->tindex[e]) -
+                          entry_hash(x, t, c[t]);
         c[t] = hb->tindex[e];
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__hb_obj *o = objs[k];
@@ -752,11 +799,12 @@ bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
 
 /* One event's share of a fingerprint: its identity (thread, index in
  * it, kind, what it touched, a compare-exchange's outcome, whom a signal
- * woke) and its vector clock c (nt entries). `a` is the event's access
+ * woke) and its vector clock, as the sum of its nonzero entries' hashes
+ * (clock_sum; hb->csum). `a` is the event's access
  * (ravel__event_access), which the caller has already classified. */
 static uint64_t event_hash(const struct ravel__exec *x, uint32_t e,
                            const struct ravel__access *a, uint32_t tindex,
-                           const uint32_t *c, uint32_t nt)
+                           uint64_t sum)
 {
     const struct ravel__event *ev = &x->events[e];
     struct ravel__kaccess k;
@@ -768,10 +816,6 @@ static uint64_t event_hash(const struct ravel__exec *x, uint32_t e,
         h ^= ev->aux ? 0x5a5aULL : 0;
     if (ev->kind == RAVEL__OP_COND_SIGNAL && ev->aux < x->nthreads)
         h ^= ravel__hash_ptr(x->threads[ev->aux].key); /* who woke */
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < nt; i++)
-        if (c[i])
-            sum += ravel__hash_ptr(x->threads[i].key ^ ((uint64_t)c[i] << 32));
     return ravel__hash_ptr(h ^ ravel__hash_ptr(sum));
 }
 
@@ -819,10 +863,12 @@ uint64_t ravel__hb_fingerprint(struct ravel__hb *hb,
     /* An event's hash skips the zero slots of its clock, so it is the
      * same however many threads the execution has. */
     hb->fpsum[0] = 0;
-    for (uint32_t e = hb->fp_valid; e < n; e++)
+    for (uint32_t e = hb->fp_valid; e < n; e++) {
+        uint64_t sum = e < hb->csum_valid ? hb->csum[e]
+                                          : clock_sum(x, clock_of(hb, e), nt);
         hb->fpsum[e + 1] = hb->fpsum[e] +
-                           event_hash(x, e, &hb->acc[e], hb->tindex[e],
-                                      clock_of(hb, e), nt);
+                           event_hash(x, e, &hb->acc[e], hb->tindex[e], sum);
+    }
     hb->fp_valid = n;
     return fingerprint_end(x, hb->fpsum[n], n);
 }
@@ -1055,7 +1101,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
                 join(c, &f->rel[(size_t)objs[k]->rel * nt], nt);
         }
         c[t] = ti;
-        fp += event_hash(x, e, &a, ti, c, nt);
+        fp += event_hash(x, e, &a, ti, clock_sum(x, c, nt));
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__fp_obj *o = objs[k];
             fp_push(x, o, e, t, a.cls[k], ti, c, nt);

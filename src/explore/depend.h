@@ -194,6 +194,15 @@ struct ravel__hb {
      * clocks and so their hashes: only the rest is hashed again. */
     uint64_t *fpsum;
     uint32_t fpcap, fp_valid;
+    /* Set by the caller when it will want the fingerprint: the analysis
+     * then also keeps csum[e], the sum of the hashes of event e's
+     * nonzero clock entries (each event's share of the fingerprint
+     * hashes its clock so), updated as the clock is built from its
+     * thread's previous one: only the entries a join raised are hashed,
+     * not all nt at every event. Valid for e < csum_valid. */
+    bool sums;
+    uint64_t *csum;
+    uint32_t csum_valid;
     /* Scratch: an event's candidate predecessors (kept between analyses
      * rather than allocated for each). */
     uint32_t *cands;

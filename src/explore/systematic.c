@@ -2811,6 +2811,11 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     s->nraces = 0;
     bool need_hb = s->mode != MODE_DFS || !blocked;
     int hb_ok = -1;
+    /* The analysis keeps the clock sums the fingerprint hashes (below)
+     * when the fingerprint will be wanted. */
+    s->hb.sums = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
+                 s->fingerprints || s->multi ||
+                 x->memory_model == RAVEL__MM_RC11;
     if (need_hb)
         hb_ok = ravel__hb_compute(&s->hb, x, s->hb_keep,
                                   s->mode == MODE_DFS ? NULL : collect_race,

@@ -42,6 +42,7 @@ bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x)
         return ravel__traces_add_fingerprint(t, x->graph_fp);
     int rc = ravel__hbfp_fingerprint(&t->fp, x, &fp);
     if (rc > 0) {
+        t->hb.sums = true;
         rc = ravel__hb_compute(&t->hb, x, 0, NULL, NULL);
         if (rc == 0)
             fp = ravel__hb_fingerprint(&t->hb, x);
