@@ -183,8 +183,6 @@ int ravel__elf_parse(const void *buf, size_t len, struct ravel__elf *e,
         ravel__elf_close(e);
         return -1;
     }
-    if (e->nsyms)
-        qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
     return 0;
 }
 
@@ -229,9 +227,14 @@ void ravel__elf_close(struct ravel__elf *e)
     memset(e, 0, sizeof *e);
 }
 
-const struct ravel__elf_sym *ravel__elf_lookup(const struct ravel__elf *e,
+const struct ravel__elf_sym *ravel__elf_lookup(struct ravel__elf *e,
                                                uint64_t addr, bool func)
 {
+    if (!e->sorted) {
+        if (e->nsyms)
+            qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
+        e->sorted = true;
+    }
     /* Last symbol with value <= addr, then walk back over overlapping
      * ones (at most a few) to find one that contains addr. */
     size_t lo = 0, hi = e->nsyms;

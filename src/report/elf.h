@@ -25,8 +25,13 @@ struct ravel__elf {
     size_t len;
     bool mapped; /* image is an mmap we must unmap */
     uint16_t type; /* ET_EXEC, ET_DYN ... */
-    struct ravel__elf_sym *syms; /* sorted by value */
+    /* In file order until the first ravel__elf_lookup sorts them by
+     * value: most opens (every module at start-up, to read its imports
+     * or find a few functions by name) never look an address up, and the
+     * sort was four fifths of a start-up's instructions. */
+    struct ravel__elf_sym *syms;
     size_t nsyms;
+    bool sorted;
     const char **needed; /* DT_NEEDED entries */
     size_t nneeded;
     const char **imports; /* undefined dynamic symbols */
@@ -42,8 +47,9 @@ int ravel__elf_open(const char *path, struct ravel__elf *e, char *err,
 void ravel__elf_close(struct ravel__elf *e);
 
 /* Symbol containing addr (an address relative to the file's own layout);
- * `func` selects functions, otherwise data objects. NULL if none. */
-const struct ravel__elf_sym *ravel__elf_lookup(const struct ravel__elf *e,
+ * `func` selects functions, otherwise data objects. NULL if none. The
+ * first call sorts e->syms. */
+const struct ravel__elf_sym *ravel__elf_lookup(struct ravel__elf *e,
                                                uint64_t addr, bool func);
 /* Does the file import (reference without defining) the dynamic symbol
  * `name`? */
