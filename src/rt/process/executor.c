@@ -303,12 +303,48 @@ static void tally_outcome(int64_t value, uint64_t pc, uint64_t number)
 
 void ravel__first_status(int64_t status)
 {
+    /* Several may set it (the status lane, the supervisor, a lane that
+     * gave up waiting: wait_first_status): the first one does, in two
+     * steps (2 while it writes), and readers wait for 1. */
     struct ravel__common *c = ravel__rt.common;
-    if (!atomic_load(&c->first_known)) {
+    uint32_t unknown = 0;
+    if (atomic_compare_exchange_strong(&c->first_known, &unknown, 2)) {
         c->first_status = status;
         atomic_store(&c->first_known, 1);
     }
     atomic_store(&c->status_lane, RAVEL__NONE);
+}
+
+/*
+ * The status another lane's executions are judged against, run directly:
+ * the first exit of the status lane, the one that printed. That lane may
+ * never give it: all its executions so far ended blocked and it has run
+ * out of branches, waiting for this lane's (C-Thread-Pool's example on
+ * two lanes waited so for ever). So while the status lane stays out of
+ * any execution for STATUS_PATIENCE seconds, this execution's status is
+ * taken instead: an exit of the program all the same.
+ */
+#define STATUS_PATIENCE 0.05
+
+static int64_t wait_first_status(int64_t mine)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    struct ravel__common *c = rt->common;
+    double idle_since = 0;
+    while (atomic_load(&c->first_known) != 1) {
+        uint32_t sl = atomic_load(&c->status_lane);
+        if (sl == RAVEL__NONE || sl > rt->nlanes ||
+            atomic_load(&rt->lanes[sl - 1].sh->in_execution)) {
+            idle_since = 0;
+        } else if (idle_since == 0) {
+            idle_since = ravel__now();
+        } else if (ravel__now() - idle_since > STATUS_PATIENCE) {
+            ravel__first_status(mine);
+            continue;
+        }
+        REAL(usleep)(200);
+    }
+    return c->first_status;
 }
 
 /* Classifies the finished execution; returns false to stop the run. */
@@ -357,9 +393,7 @@ static bool after_execution(uint64_t number)
     int64_t expected = 0;
     if (rt->direct && x->failure.kind == RAVEL__FAIL_NONE &&
         x->ended == RAVEL__END_EXIT && !rt->opt.ignore_exit_status) {
-        while (!atomic_load(&rt->common->first_known))
-            REAL(usleep)(200);
-        expected = rt->common->first_status;
+        expected = wait_first_status(x->exit_status);
     }
     if (x->failure.kind == RAVEL__FAIL_NONE && x->ended == RAVEL__END_EXIT &&
         x->exit_status != expected && !rt->opt.ignore_exit_status) {
