@@ -148,7 +148,7 @@ class Oracle:
         self.stats["compared"] += 1
         self.stats["outcomes"] += len(want)
         configs = CONFIGS if not self.a.quick else CONFIGS[:1] + CONFIGS[3:]
-        traces = {}
+        traces, at_most = {}, {}
         P_cuts = '"assume"' in json.dumps(P)
         for mode, jobs in configs:
             s, problems, seen = self.explore(exe, k, mode, jobs, lines)
@@ -157,11 +157,17 @@ class Oracle:
             # A search that ended but proves nothing (optimal DPOR that
             # could not follow a reversal: "not a proof of all") still
             # counts what it explored, and is compared too.
-            ended = s is not None and (
-                s["complete"] or "not a proof of all" in s["guarantee"])
+            # Its count is a lower bound, though: optimal DPOR on several
+            # lanes says "not a proof of all" where two lanes were seen
+            # to miss traces (tests/oracle/open/optimal_lanes_4314_27),
+            # and may then count fewer; never more.
+            unsure = s is not None and not s["complete"] and \
+                "not a proof of all" in s["guarantee"]
+            ended = s is not None and (s["complete"] or unsure)
             if (ended and not s["restarts"] and not s["bugs"]
                     and not P_cuts):
-                traces["%s/%d" % (mode, jobs)] = s["traces"]
+                (at_most if unsure and jobs > 1 else traces)[
+                    "%s/%d" % (mode, jobs)] = s["traces"]
             what = "program %d, %s DPOR, %d job%s" % (
                 k, mode, jobs, "" if jobs == 1 else "s")
             if s is None:
@@ -193,10 +199,14 @@ class Oracle:
         # Each DPOR explores every trace exactly once (source sets abandon
         # their redundant executions): one exhausted run's "all N traces"
         # must equal another's.
-        if len(set(traces.values())) > 1:
+        exact = set(traces.values())
+        if len(exact) > 1 or (exact and any(
+                n > min(exact) for n in at_most.values())):
             self.stats["trace_counts_differ"] += 1
             print("TRACE COUNTS DIFFER: program %d: %s" % (
-                k, ", ".join("%s %d" % kv for kv in sorted(traces.items()))),
+                k, ", ".join(
+                    ["%s %d" % kv for kv in sorted(traces.items())] +
+                    ["%s at most %d" % kv for kv in sorted(at_most.items())])),
                 flush=True)
 
     def disagree(self, what, P, src, problems, s=None):
