@@ -22,6 +22,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#if defined(__GLIBC__)
+#include <stdio_ext.h>
+#endif
 #include <string.h>
 #include <unistd.h>
 
@@ -269,6 +272,20 @@ static void run_one(uint64_t number)
         x->graph_fp = ravel__rc11_graph(x);
     atomic_store(&rt->sh->in_execution, 0);
     ravel__backend->abandon_all();
+#if defined(__GLIBC__)
+    /* Run directly, an execution that was abandoned (or cut by a spin on
+     * plain memory) is not the program's first: the next one prints
+     * again (passes_output). What it left in stdio's buffers is dropped,
+     * not written, so that a program writing to a pipe or a file, whose
+     * stdout is fully buffered, prints its first lines once, not once
+     * per abandoned execution (a pool whose creator spins until its
+     * workers are up: 212 times). What it wrote already (a terminal's
+     * lines, stderr, an fflush) stays. */
+    if (rt->passing && (x->ended == RAVEL__END_BLOCKED || x->nquiet)) {
+        __fpurge(stdout);
+        __fpurge(stderr);
+    }
+#endif
     fflush(NULL);
     for (uint32_t t = 0; t < x->nthreads; t++) {
         rt->sh->plain_reads += x->threads[t].reads;

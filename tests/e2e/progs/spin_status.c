@@ -7,7 +7,9 @@
  * "direct") it must exit with status 3 and print "done", with nothing
  * from ravel, although DPOR's first execution is cut short where main
  * goes round its loop in vain (src/model/spin.c): the program's first
- * execution is then the next one.
+ * execution is then the next one. Its stdout is a pipe there, and
+ * "start" must come out once: the cut execution's buffered line is
+ * dropped.
  *
  * ravel-expect: exit-status
  */
