@@ -485,6 +485,10 @@ __extension__ typedef __int128 a128;
 static uint32_t atomic_obj(struct ravel__worker *w, const volatile void *a,
                            unsigned size)
 {
+    uint32_t known = ravel__obj_known(ravel__rt.x, (uint64_t)(uintptr_t)a,
+                                      RAVEL__OBJ_ATOMIC);
+    if (RAVEL__LIKELY(known != RAVEL__NONE))
+        return known;
     bool created;
     uint32_t i = ravel__object(w, (const void *)a, RAVEL__OBJ_ATOMIC, &created);
     if (created)

@@ -458,16 +458,12 @@ void ravel__race_plain_race(struct ravel__worker *w, const void *p,
             write ? RAVEL__DET_WRITE : 0, pc, hit);
 }
 
-void ravel__race_atomic(struct ravel__worker *w, const struct ravel__event *ev,
-                        int64_t mo, const volatile void *p, uint64_t size)
+void ravel__race_atomic_now(struct ravel__worker *w,
+                            const struct ravel__event *ev, int64_t mo,
+                            const volatile void *p, uint64_t size)
 {
-    if (!ravel__race_on)
-        return;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     uint64_t a = (uint64_t)(uintptr_t)p;
-    if (ravel__defer_on && ravel__defer_atomic(w->slot, ev, mo, a, size,
-                                               th->stack_id, th->ignore))
-        return;
     if (RAVEL__UNLIKELY(th->ignore)) {
         /* Not checked, but its synchronisation still counts. */
         ravel__det_event(ravel__race_det, ravel__rt.x, ev, mo);
