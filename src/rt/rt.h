@@ -187,10 +187,6 @@ struct ravel__lane_io {
     int sv_in, sv_out;     /* supervisor's pipe ends */
     pid_t child;           /* its executor, 0 when none */
     bool done;             /* its executor finished the run */
-    /* Started ahead of its time (park, in ravel__rt): `parked` until
-     * released; `waiting` once it has said it is ready (its reply is
-     * owed). */
-    bool parked, waiting;
     double done_at;        /* when `done` was set while the executor was
                               still alive: it must exit soon after */
     uint64_t last_progress;
@@ -211,9 +207,6 @@ enum ravel__msg_type {
                                stop (its reads are promoted: the
                                exploration starts over) or go on (they
                                cannot be: the execution is a hang) */
-    RAVEL__MSG_PARKED = 6,  /* a lane started ahead of time is ready; the
-                               reply (go) comes when it is wanted, or the
-                               lane is killed, never having run */
 };
 struct ravel__msg {
     uint32_t type;
@@ -287,10 +280,6 @@ struct ravel__rt {
      * ravel__use_lane() switches them. */
     uint32_t lane, nlanes;
     struct ravel__lane_io *lanes;
-    /* Set in the supervisor while it forks a lane ahead of its time: the
-     * executor gets ready, then waits for the go (MSG_PARKED) before its
-     * search starts. */
-    bool park;
     struct ravel__common *common;
     uint64_t start_ticks; /* ravel__ticks() at start_time */
     /* The process its user started (the supervisor), whose pid the

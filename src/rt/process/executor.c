@@ -519,14 +519,6 @@ int ravel__executor_main(int argc, char **argv, char **envp)
     if (rt->lane != 0)
         rt->last_complete = NULL; /* --trace keeps lane 0's */
     ravel__make_strategy(rt->opt.resume_at > 0);
-    if (rt->park) {
-        /* Started ahead of its time (supervisor.c, LANE_DELAY): ready
-         * now, it has touched nothing the lanes share, and waits to be
-         * let go or killed. */
-        rt->park = false;
-        if (ravel__sv_call(RAVEL__MSG_PARKED, 0) != RAVEL__REPLY_GO)
-            done();
-    }
     struct ravel__strategy *st = rt->strategy;
     bool run = true;
     if (rt->opt.resume_at > 0 && strcmp(rt->opt.strategy, "replay") != 0) {

@@ -69,14 +69,11 @@ static struct {
     volatile sig_atomic_t interrupted;
     double stop_deadline; /* interrupted: lanes still running then are
                              killed */
-    /* Lanes after the first search once it has run for LANE_DELAY
-     * (seconds) and is not done: a search shorter than that would pay
-     * for their work (filesystem(19): 17 ms on one lane, 23 to 30 ms
-     * with the second let go at 2 ms). They are forked with the first,
-     * get ready (fork, the C library's start, the constructors, the
-     * strategy: 8 to 15 ms here) and wait, parked (release_parked), so
-     * that at LANE_DELAY they start at once; a search that ends sooner
-     * kills them. 0 once they have been let go. */
+    /* Lanes after the first start once it has run for LANE_DELAY
+     * (seconds) and is not done: a search shorter than that costs the
+     * others' start-up (a fork each, ~2.5 ms here), and on one lane it
+     * is over sooner (filesystem(19): 32 ms on one lane, 40 ms on two).
+     * 0 once they have started. */
     double lanes_at;
     /* Interleaving of the first execution whose result differed. */
     struct ravel__strbuf differing;
@@ -1591,10 +1588,6 @@ static void handle_message(const struct ravel__msg *m)
         if (ravel__rt.lane == 0)
             sv.lane0_done = true;
         break;
-    case RAVEL__MSG_PARKED:
-        /* Ready: its go comes from release_parked, or it is killed. */
-        ravel__rt.lanes[ravel__rt.lane].waiting = true;
-        return;
     case RAVEL__MSG_ERROR:
         sv.error = true;
         sv.stop = true;
@@ -1804,36 +1797,6 @@ static void start_lane(uint32_t l)
     rt->lanes[l].silent_at = 0;
 }
 
-/* Lanes forked ahead of their time (rt->park): let go once LANE_DELAY
- * has passed with the first lane still searching, killed (never having
- * run an execution, nor touched what the lanes share) if the search
- * ended or stopped before. */
-static void release_parked(void)
-{
-    struct ravel__rt *rt = &ravel__rt;
-    bool unwanted = rt->lanes[0].done || sv.stop || sv.interrupted;
-    for (uint32_t l = 1; l < rt->nlanes; l++) {
-        struct ravel__lane_io *ln = &rt->lanes[l];
-        if (!ln->parked)
-            continue;
-        if (!ln->child) {
-            ln->parked = ln->waiting = false;
-        } else if (unwanted) {
-            /* Not waited for: the loop's waitpid(-1) reaps it, and the
-             * run need not wait for its teardown. */
-            kill(ln->child, SIGKILL);
-            ln->child = 0;
-            ln->done = true;
-            ln->parked = ln->waiting = false;
-        } else if (!sv.lanes_at && ln->waiting) {
-            char go = RAVEL__REPLY_GO;
-            ravel__write_all(ln->sv_out, &go, 1);
-            ln->parked = ln->waiting = false;
-            ln->last_change = ravel__now();
-        }
-    }
-}
-
 static void merge_lanes(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -1941,19 +1904,17 @@ RAVEL__NORETURN void ravel__supervisor_main(void)
 
 phase:
     sv.lanes_at = rt->nlanes > 1 ? ravel__now() + LANE_DELAY : 0;
-    start_lane(0);
-    for (uint32_t l = 1; l < rt->nlanes; l++) {
-        rt->park = true;
+    for (uint32_t l = 0; l < (sv.lanes_at ? 1 : rt->nlanes); l++)
         start_lane(l);
-        rt->park = false;
-        rt->lanes[l].parked = true;
-        rt->lanes[l].waiting = false;
-    }
     double last_line = 0;
     for (;;) {
-        if (sv.lanes_at && ravel__now() >= sv.lanes_at)
-            sv.lanes_at = 0; /* the parked lanes may go */
-        release_parked();
+        if (sv.lanes_at && ravel__now() >= sv.lanes_at) {
+            /* The first lane is not done: the others join it. */
+            sv.lanes_at = 0;
+            if (!rt->lanes[0].done && !sv.stop && !sv.interrupted)
+                for (uint32_t l = 1; l < rt->nlanes; l++)
+                    start_lane(l);
+        }
         struct pollfd p[RAVEL__MAX_LANES];
         uint32_t which[RAVEL__MAX_LANES], np = 0;
         for (uint32_t l = 0; l < rt->nlanes; l++) {
@@ -1979,7 +1940,6 @@ phase:
             if (read(rt->sv_in, &m, sizeof m) == (ssize_t)sizeof m)
                 handle_message(&m);
         }
-        release_parked(); /* at once: the first lane may be done */
         double now = ravel__now();
         /* An executor may have been signalled alone. */
         if (!sv.interrupted && atomic_load(&rt->common->stop_requested))
