@@ -1987,8 +1987,14 @@ static bool steal_unit(struct sys *s, struct ravel__lane *ln)
 static void fp_flush_locked(struct sys *s)
 {
     struct ravel__lane *ln = my_lane(s);
-    for (uint32_t i = 0; i < ln->nfpbuf && !s->fp_full; i++)
+    enum { AHEAD = 8 };
+    for (uint32_t i = 0; i < ln->nfpbuf && i < AHEAD; i++)
+        ravel__tree_fp_prefetch(s->t, ln->fpbuf[i]);
+    for (uint32_t i = 0; i < ln->nfpbuf && !s->fp_full; i++) {
+        if (i + AHEAD < ln->nfpbuf)
+            ravel__tree_fp_prefetch(s->t, ln->fpbuf[i + AHEAD]);
         ravel__tree_fp_add(s->t, ln->fpbuf[i], &s->fp_full);
+    }
     ln->nfpbuf = 0;
 }
 

@@ -355,6 +355,20 @@ static inline uint64_t ravel__fp_digest_term(uint64_t fp)
  * first touch is a page fault, and faults are dear in virtual machines). */
 bool ravel__tree_fp_add(struct ravel__tree *t, uint64_t fp, bool *full);
 
+/* Starts loading the slot where ravel__tree_fp_add will look for fp
+ * first: a batch of adds then waits for several cache misses at once,
+ * not for each in turn. */
+static inline void ravel__tree_fp_prefetch(const struct ravel__tree *t,
+                                           uint64_t fp)
+{
+    uint32_t n = t->fp_active ? t->fp_active : t->fp_cap;
+    if (fp == 0)
+        fp = 1;
+    __builtin_prefetch((const char *)t + t->fp_off +
+                           ((uint32_t)fp & (n - 1)) * sizeof(uint64_t),
+                       1);
+}
+
 /* Writes every fingerprint of the shared set to fd, one hexadecimal
  * number per line, in increasing order. Returns -1 on a write error. */
 int ravel__tree_fp_write(const struct ravel__tree *t, int fd);
