@@ -2817,17 +2817,6 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     s->nraces = 0;
     bool need_hb = s->mode != MODE_DFS || !blocked;
     int hb_ok = -1;
-    /* The analysis keeps the clock sums the fingerprint hashes (below)
-     * when the fingerprint will be wanted. */
-    s->hb.sums = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
-                 s->fingerprints || s->multi ||
-                 x->memory_model == RAVEL__MM_RC11;
-    if (need_hb)
-        hb_ok = ravel__hb_compute(&s->hb, x, s->hb_keep,
-                                  s->mode == MODE_DFS ? NULL : collect_race,
-                                  s);
-    s->hb_valid = hb_ok == 0;
-    s->hb_keep = 0;
     /* --memory-model rc11: executions are counted by the fingerprint of
      * their graph (reads-from and modification order, src/rt/rc11.c),
      * which several traces and choices share. */
@@ -2837,6 +2826,15 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     }
     bool by_fp = s->mode == MODE_DFS || s->bk != BOUND_NONE ||
                  s->fingerprints || s->multi;
+    /* The analysis keeps the clock sums the fingerprint hashes (below)
+     * when it will be wanted. */
+    s->hb.sums = by_fp;
+    if (need_hb)
+        hb_ok = ravel__hb_compute(&s->hb, x, s->hb_keep,
+                                  s->mode == MODE_DFS ? NULL : collect_race,
+                                  s);
+    s->hb_valid = hb_ok == 0;
+    s->hb_keep = 0;
     uint64_t fp = 0;
     if (hb_ok == 0 && !blocked && by_fp && !s->fp_full)
         fp = s->rc11 && x->graph_fp ? x->graph_fp

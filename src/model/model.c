@@ -196,18 +196,6 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
 /* ------------------------------------------------------------------ */
 /* Objects                                                             */
 
-uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr)
-{
-    uint32_t h = (uint32_t)(addr >> 3) * 2654435761u;
-    for (uint32_t i = h & x->index_mask;; i = (i + 1) & x->index_mask) {
-        uint32_t e = x->index[i];
-        if (e == 0)
-            return RAVEL__NONE;
-        if (x->objects[e - 1].addr == addr)
-            return e - 1;
-    }
-}
-
 static void obj_reset(struct ravel__object *o, uint64_t addr, uint8_t kind,
                       uint32_t slot)
 {
@@ -223,8 +211,7 @@ static void obj_reset(struct ravel__object *o, uint64_t addr, uint8_t kind,
 uint32_t ravel__obj_find(struct ravel__exec *x, uint64_t addr, uint8_t kind,
                          bool *created)
 {
-    uint32_t h = (uint32_t)(addr >> 3) * 2654435761u;
-    uint32_t i = h & x->index_mask;
+    uint32_t i = ravel__obj_hash(addr) & x->index_mask;
     for (;; i = (i + 1) & x->index_mask) {
         uint32_t e = x->index[i];
         if (e == 0)

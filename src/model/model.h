@@ -548,28 +548,37 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number);
  */
 uint32_t ravel__obj_find(struct ravel__exec *x, uint64_t addr, uint8_t kind,
                          bool *created);
+/* Where the object index's probe for addr starts (masked). */
+static inline uint32_t ravel__obj_hash(uint64_t addr)
+{
+    return (uint32_t)(addr >> 3) * 2654435761u;
+}
 /* Looks up without creating; RAVEL__NONE if absent. */
-uint32_t ravel__obj_peek(const struct ravel__exec *x, uint64_t addr);
+static inline uint32_t ravel__obj_peek(const struct ravel__exec *x,
+                                       uint64_t addr)
+{
+    for (uint32_t i = ravel__obj_hash(addr) & x->index_mask;;
+         i = (i + 1) & x->index_mask) {
+        uint32_t e = x->index[i];
+        if (e == 0)
+            return RAVEL__NONE;
+        if (x->objects[e - 1].addr == addr)
+            return e - 1;
+    }
+}
 /*
  * ravel__obj_find's common case, inline for the atomic hooks: the index
  * of the object of this kind at addr when the execution has one (nothing
- * to create or fill in), else RAVEL__NONE - then ravel__obj_find, which
- * probes the same way, creates it or takes it over. An atomic's lookup
- * through the scheduler's ravel__object and ravel__obj_find cost about
- * 80 instructions, 4% of fib_bench's execution; this one about 15.
+ * to create or fill in), else RAVEL__NONE - then ravel__obj_find creates
+ * it or takes it over. An atomic's lookup through the scheduler's
+ * ravel__object and ravel__obj_find cost about 80 instructions, 4% of
+ * fib_bench's execution; this one about 15.
  */
 static inline uint32_t ravel__obj_known(const struct ravel__exec *x,
                                         uint64_t addr, uint8_t kind)
 {
-    uint32_t h = (uint32_t)(addr >> 3) * 2654435761u;
-    for (uint32_t i = h & x->index_mask;; i = (i + 1) & x->index_mask) {
-        uint32_t e = x->index[i];
-        if (e == 0)
-            return RAVEL__NONE;
-        const struct ravel__object *o = &x->objects[e - 1];
-        if (o->addr == addr)
-            return o->kind == kind ? e - 1 : RAVEL__NONE;
-    }
+    uint32_t i = ravel__obj_peek(x, addr);
+    return i != RAVEL__NONE && x->objects[i].kind == kind ? i : RAVEL__NONE;
 }
 
 /* Is thread t's pending operation enabled (would not block)? Under
