@@ -176,6 +176,10 @@ struct ravel__common {
      * stops after its current execution, abandons its share of the
      * search and says what it covered (executor.c). */
     _Atomic uint32_t stop_requested;
+    /* The pid of the executor whose execution holds the machine's socket
+     * addresses (0: none): lanes bind and connect to them one at a time
+     * (intercept/fd.c, "lanes share the machine"). */
+    _Atomic int32_t addr_holder;
 };
 
 /* One lane as the supervisor sees it (set up before the fork). */
@@ -686,6 +690,9 @@ bool ravel__fd_opened(void);
  * only after some descriptor call ran) into its fd_ready. Not a
  * scheduling point. */
 void ravel__fd_refresh(struct ravel__exec *x);
+/* After an execution (executor.c): if it held the machine's socket
+ * addresses, closes what it opened and lets the other lanes have them. */
+void ravel__fd_let_go(void);
 
 /* ---- the program's memory and resources (reset.c, heap.c, modules.c) -- */
 
@@ -720,6 +727,9 @@ extern bool ravel__wrote_raw;
 extern bool ravel__made_fd;
 void ravel__reset_snapshot(void);
 void ravel__reset_restore(void);
+/* Closes the streams and descriptors the last execution opened (the
+ * restore does it too; fd.c does it early, to let go of an address). */
+void ravel__reset_close_files(void);
 void ravel__reset_thread_tls(void);
 /* exit handlers registered during the execution (atexit/__cxa_atexit). */
 bool ravel__atexit_record(void (*fn)(void *), void *arg, void *dso);

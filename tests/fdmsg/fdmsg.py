@@ -17,7 +17,9 @@ Programs written here (tests/fdmsg/progs), each bug with a FIXED variant:
                      the first thread's write back
 and correct programs: oracle (pipe, eventfd, datagram socket pair, poll),
 epoll_order (epoll's ready list order), epoll_loop (an epoll loop, then a
-select that times out on the virtual clock), restore (leaked descriptors).
+select that times out on the virtual clock), restore (leaked descriptors),
+fixed_port (a server and a client on a fixed loopback port, as test suites
+write them).
 
 Groups (one ctest test each):
     bugs     each bug is found by DPOR, PCT and random, and its ticket
@@ -30,6 +32,10 @@ Groups (one ctest test each):
     report   data flow: a read names the thread whose write it took; the
              descriptors an execution leaves open are closed, numbering
              restored (one result over 200 executions)
+    lanes    two lanes' executions never hold one fixed port at once:
+             fixed_port is exhausted with no report on two lanes (its bind
+             failed with EADDRINUSE when both lanes listened at once), with
+             one lane's count, and run directly it exits 0
 
 usage: fdmsg.py GROUP --ravel BIN --progs DIR
 """
@@ -37,6 +43,7 @@ import argparse
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -51,11 +58,12 @@ def check(cond, what):
     return cond
 
 
-def ravel(args, *opts, prog, cmd="run", timeout=300, cwd=None):
+def ravel(args, *opts, prog, cmd="run", timeout=300, cwd=None, extra=()):
     e = dict(os.environ)
     e.pop("RAVEL_OPTIONS", None)
     e["NO_COLOR"] = "1"
     argv = [args.ravel, cmd, "--json"] + list(opts) + (["--", prog] if cmd == "run" else [prog])
+    argv += list(extra)
     p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                        env=e, cwd=cwd or args.work, stdin=subprocess.DEVNULL)
     try:
@@ -199,13 +207,46 @@ def group_report(args):
               "restore: descriptor numbers differ between executions: %s" % s["outcomes"])
 
 
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as so:
+        so.bind(("127.0.0.1", 0))
+        return so.getsockname()[1]
+
+
+def group_lanes(args):
+    fp = prog(args, "fixed_port")
+    port = str(free_port())
+    p, one = ravel(args, "--strategy", "dpor", "--jobs", "1", "--executions", "0",
+                   prog=fp, extra=[port, "5"])
+    if not check(p.returncode == 0 and one and one["complete"],
+                 "fixed_port one lane: exit %d %s" % (p.returncode, p.stderr[-800:])):
+        return
+    for seed in ("1", "2", "3"):
+        p, s = ravel(args, "--strategy", "dpor", "--jobs", "2", "--seed", seed,
+                     "--executions", "0", prog=fp, extra=[port, "5"])
+        if check(p.returncode == 0 and s and s["result"] == "clean",
+                 "fixed_port two lanes, seed %s: exit %d %s" % (seed, p.returncode,
+                                                                p.stderr[-1500:])):
+            check(s["complete"] and s["traces"] == one["traces"],
+                  "fixed_port two lanes: %s traces, one lane %d" % (s["traces"], one["traces"]))
+            print("fixed_port, two lanes, seed %s: %d traces in %d executions, clean" % (
+                seed, s["traces"], s["executions"]))
+    # Run directly (the default lanes), as a test suite runs it.
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    r = subprocess.run([fp, port, "5"], capture_output=True, text=True, timeout=300, env=e,
+                       cwd=args.work, stdin=subprocess.DEVNULL)
+    check(r.returncode == 0, "fixed_port run directly: exit %d %s" % (r.returncode, r.stderr[-1500:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
     ap.add_argument("--ravel", required=True)
     ap.add_argument("--progs", required=True)
     args = ap.parse_args()
-    groups = {"bugs": group_bugs, "fixed": group_fixed, "report": group_report}
+    groups = {"bugs": group_bugs, "fixed": group_fixed, "report": group_report,
+              "lanes": group_lanes}
     if args.group not in groups:
         print("unknown group %s" % args.group, file=sys.stderr)
         return 2

@@ -937,6 +937,93 @@ RAVEL__EXPORT int eventfd_write(int fd, eventfd_t value)
     return r == sizeof value ? 0 : -1;
 }
 
+/* ---- lanes share the machine's addresses ----------------------------
+ *
+ * Lanes (--jobs) are processes of one machine running executions at the
+ * same time, and a socket address belongs to the machine. Two lanes'
+ * executions that both listen on 127.0.0.1:11000 collide: one bind
+ * fails with EADDRINUSE, a failure that no run of the program alone has
+ * (tezc/sc's socket test asserted there), and a client in one lane can
+ * reach the other lane's server. So an execution that binds a named
+ * address (a port, a socket path) or connects to one on this machine
+ * first holds the addresses: one lane at a time, common->addr_holder
+ * naming its executor's pid. It lets go once the execution is over and
+ * the streams and descriptors it opened are closed (ravel__fd_let_go,
+ * from executor.c, before the lane waits for any other), or when its
+ * process dies: a lane that waits sees the pid gone and takes over. The
+ * executions that bind run one after another, as a test suite's runs
+ * that use fixed ports must natively; the others do not wait. Waiting is
+ * progress, not a hang, for the watchdog.
+ */
+static bool addr_held;
+
+/* Is `a` a name other processes of this machine can bind or reach: a
+ * port, or a socket path (also abstract)? A port 0 bind picks a free
+ * one. Connecting, only an address of this machine counts. */
+static bool machine_name(const struct sockaddr *a, socklen_t len,
+                         bool connecting)
+{
+    if (!a)
+        return false;
+    if (a->sa_family == AF_UNIX)
+        return len > offsetof(struct sockaddr_un, sun_path) + 1 ||
+               (len == offsetof(struct sockaddr_un, sun_path) + 1 &&
+                ((const struct sockaddr_un *)a)->sun_path[0]);
+    if (a->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *v = (const void *)a;
+        uint32_t ip = ntohl(v->sin_addr.s_addr);
+        if (!connecting)
+            return v->sin_port != 0;
+        return (ip >> 24) == 127 || ip == INADDR_ANY;
+    }
+    if (a->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *v = (const void *)a;
+        if (!connecting)
+            return v->sin6_port != 0;
+        return IN6_IS_ADDR_LOOPBACK(&v->sin6_addr) ||
+               IN6_IS_ADDR_UNSPECIFIED(&v->sin6_addr) ||
+               (IN6_IS_ADDR_V4MAPPED(&v->sin6_addr) &&
+                v->sin6_addr.s6_addr[12] == 127);
+    }
+    return false;
+}
+
+static void hold_addresses(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (addr_held || rt->nlanes <= 1 || !rt->common)
+        return;
+    int err = errno;
+    int32_t me = (int32_t)REAL(getpid)();
+    _Atomic int32_t *h = &rt->common->addr_holder;
+    for (unsigned waited = 0;; waited++) {
+        int32_t cur = 0;
+        if (atomic_compare_exchange_strong(h, &cur, me))
+            break;
+        if (cur == me) /* a crashed executor's pid, reused: ours now */
+            break;
+        if (REAL(kill)(cur, 0) < 0 && errno == ESRCH) {
+            atomic_compare_exchange_strong(h, &cur, 0);
+            continue;
+        }
+        REAL(usleep)(waited < 100 ? 100 : 1000);
+        atomic_fetch_add(&rt->sh->progress, 1);
+    }
+    addr_held = true;
+    errno = err;
+}
+
+void ravel__fd_let_go(void)
+{
+    if (!addr_held)
+        return;
+    int err = errno;
+    ravel__reset_close_files();
+    atomic_store(&ravel__rt.common->addr_holder, 0);
+    addr_held = false;
+    errno = err;
+}
+
 /* ---- sockets: bind, listen, connect, accept ------------------------- */
 
 static void remember_local(int fd)
@@ -951,8 +1038,11 @@ static void remember_local(int fd)
 
 RAVEL__EXPORT int bind(int fd, __CONST_SOCKADDR_ARG a, socklen_t len)
 {
+    bool mine = caller(RAVEL__CALLER_PC) != NULL;
+    if (mine && machine_name(a.__sockaddr__, len, false))
+        hold_addresses();
     int r = REAL(bind)(fd, a.__sockaddr__, len);
-    if (r == 0 && caller(RAVEL__CALLER_PC) && ctl(fd))
+    if (r == 0 && mine && ctl(fd))
         remember_local(fd);
     return r;
 }
@@ -1016,6 +1106,8 @@ RAVEL__EXPORT int connect(int fd, __CONST_SOCKADDR_ARG aarg, socklen_t len)
     const struct sockaddr *a = aarg.__sockaddr__;
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     struct fdent *e = ctl(fd);
+    if (w && machine_name(a, len, true))
+        hold_addresses();
     if (!w || !e)
         return REAL(connect)(fd, a, len);
     uint64_t pc = RAVEL__CALLER_PC;

@@ -287,6 +287,7 @@ static void run_one(uint64_t number)
     }
 #endif
     fflush(NULL);
+    ravel__fd_let_go(); /* before any wait for another lane */
     for (uint32_t t = 0; t < x->nthreads; t++) {
         rt->sh->plain_reads += x->threads[t].reads;
         rt->sh->plain_writes += x->threads[t].writes;

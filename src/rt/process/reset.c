@@ -239,6 +239,13 @@ static bool fds_changed(void)
     return fcntl(first_free_fd, F_GETFD) != -1;
 }
 
+void ravel__reset_close_files(void)
+{
+    while (nfiles)
+        REAL(fclose)(files[--nfiles]);
+    each_fd(close_if_new);
+}
+
 /* ---- snapshot and restore ----------------------------------------------- */
 
 void ravel__reset_snapshot(void)
