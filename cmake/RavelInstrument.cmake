@@ -29,7 +29,12 @@ function(ravel_instrument target)
     "$<$<COMPILE_LANG_AND_ID:C,GNU>:SHELL:--param tsan-distinguish-volatile=1>"
     "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:SHELL:--param tsan-distinguish-volatile=1>"
     "$<$<COMPILE_LANG_AND_ID:C,Clang>:SHELL:-mllvm -tsan-distinguish-volatile=1>"
-    "$<$<COMPILE_LANG_AND_ID:CXX,Clang>:SHELL:-mllvm -tsan-distinguish-volatile=1>")
+    "$<$<COMPILE_LANG_AND_ID:CXX,Clang>:SHELL:-mllvm -tsan-distinguish-volatile=1>"
+    # gcc instruments at link time under -flto, and the link has no
+    # -fsanitize=thread (it would bring libtsan): no LTO for the target.
+    $<$<COMPILE_LANG_AND_ID:C,GNU>:-fno-lto>
+    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-fno-lto>)
+  set_property(TARGET ${target} PROPERTY INTERPROCEDURAL_OPTIMIZATION OFF)
   set_property(TARGET ${target} PROPERTY RAVEL_INSTRUMENTED TRUE)
   if(TARGET ravel_rt)
     target_link_libraries(${target} PRIVATE ravel_rt)
@@ -54,7 +59,8 @@ function(ravel_instrument target)
   endif()
   # The runtime must precede libc in the dynamic dependencies so that its
   # interceptors win; the compiler driver always appends libc last.
-  target_link_options(${target} PRIVATE -Wl,--no-as-needed)
+  target_link_options(${target} PRIVATE -Wl,--no-as-needed
+    $<$<LINK_LANG_AND_ID:C,GNU>:-fno-lto> $<$<LINK_LANG_AND_ID:CXX,GNU>:-fno-lto>)
 endfunction()
 
 # ravel_add_tests(<target> [TEST_PREFIX <prefix>] [EXTRA_ARGS <args>...]

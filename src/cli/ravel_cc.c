@@ -12,7 +12,11 @@
  *               and volatile memory access and function entry to
  *               __tsan_* hooks, which
  *               libravel_rt.so provides. Flags the user gives come after
- *               ours, so -g0 or -O2 still win.
+ *               ours, so -g0 or -O2 still win; but with gcc, -fno-lto
+ *               comes last, compiling and linking: gcc runs its
+ *               instrumentation at link time under -flto, and a link
+ *               without -fsanitize=thread (ours) leaves the program's
+ *               accesses and atomics unseen.
  *   linking     -L LIB -Wl,-rpath,LIB -lravel_rt, placed first so that the
  *               runtime precedes libc in the program's dependencies (its
  *               interceptors must win symbol lookup); never
@@ -323,11 +327,16 @@ int main(int argc, char **argv)
             push(&cmd, argv[i]);
         exec_args(&cmd);
     }
+    /* Last on every line, so that the user's -flto does not win (gcc
+     * only: clang instruments at compile time either way). */
+    const char *no_lto = clang ? NULL : "-fno-lto";
     if (!link) {
         for (size_t i = 0; i < compile_flags.n; i++)
             push(&cmd, compile_flags.v[i]);
         for (int i = 1; i < argc; i++)
             push(&cmd, argv[i]);
+        if (no_lto)
+            push(&cmd, no_lto);
         exec_args(&cmd);
     }
     if (!sources) {
@@ -336,6 +345,8 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc; i++)
             push(&cmd, argv[i]);
         push(&cmd, test_main);
+        if (no_lto)
+            push(&cmd, no_lto);
         exec_args(&cmd);
     }
     if (lang)
@@ -381,6 +392,8 @@ int main(int argc, char **argv)
         push(&c, argv[i]);
         push(&c, "-o");
         push(&c, obj);
+        if (no_lto)
+            push(&c, no_lto);
         rc = run(&c);
         free(c.v);
     }
@@ -397,6 +410,8 @@ int main(int argc, char **argv)
             push(&cmd, is_source(argv[i]) ? objs.v[k++] : argv[i]);
         }
         push(&cmd, test_main);
+        if (no_lto)
+            push(&cmd, no_lto);
         rc = run(&cmd);
     }
     for (size_t i = 0; i < objs.n; i++) {

@@ -703,6 +703,8 @@ bool ravel__pc_instrumented(uint64_t pc);
 /* How many instrumented modules are known (only grows): a pc found not
  * instrumented stays so while this does not change. */
 unsigned ravel__modules_count(void);
+/* How many of them call the hooks (0: nothing of the program is seen). */
+unsigned ravel__modules_hooked(void);
 /* Is addr in a writable segment of an instrumented module (a global)? */
 /* Is addr in the data of an instrumented module? `where` names it
  * independently of where the module was loaded. */

@@ -612,6 +612,38 @@ def group_cc(args):
             check(seen[0] == seen[1] and seen[0][0] and seen[0][0]["writes"] > 0
                   and "data-race" in seen[0][1],
                   "%s: the executable's hooks and the runtime's disagree: %s" % (compiler, seen))
+        # Link-time optimisation: gcc instruments at link time under -flto
+        # (ravel-cc adds -fno-lto), so the program's atomics stay seen,
+        # built in one command or in two.
+        lto1, lto2 = (os.path.join(work, "lto%d-%s" % (k, compiler)) for k in (1, 2))
+        objl = os.path.join(work, "lto-%s.o" % compiler)
+        pa = run([args.ravel_cc, "-O2", "-flto", "-o", lto1, os.path.join(src, "counter.c")],
+                 env=env)
+        pb = run([args.ravel_cc, "-O2", "-flto", "-c", "-o", objl, os.path.join(src, "counter.c")],
+                 env=env)
+        pc = run([args.ravel_cc, "-O2", "-flto", "-o", lto2, objl, "-lpthread"], env=env)
+        if check(pa.returncode == 0 and pb.returncode == 0 and pc.returncode == 0,
+                 "%s: -flto builds failed: %s %s %s" % (compiler, pa.stderr, pb.stderr, pc.stderr)):
+            for e in (lto1, lto2):
+                p = run([args.ravel, "run", "--seed", "1", "--json", "--", e], cwd=work)
+                s = json.loads(p.stdout) if p.stdout.strip() else {}
+                check(p.returncode == 1 and any(b["kind"] == "assertion" for b in s.get("bugs", [])),
+                      "%s -flto: %s did not find the assertion: %s" % (compiler, e, p.stderr[-800:]))
+        if compiler == "gcc":
+            # Built by gcc -flto without ravel-cc: nothing of it calls the
+            # hooks. An error (exit 2), never "exhausted: all 1 traces".
+            bad = os.path.join(work, "lto-bad")
+            objb = os.path.join(work, "lto-bad.o")
+            pa = run([compiler, "-O2", "-flto", "-fsanitize=thread", "-c", "-o", objb,
+                      os.path.join(src, "counter.c")])
+            pb = run([compiler, "-O2", "-flto", "-o", bad, objb, "-L", lib, "-Wl,-rpath," + lib,
+                      "-Wl,--no-as-needed", "-lravel_rt", "-lpthread"])
+            if check(pa.returncode == 0 and pb.returncode == 0,
+                     "gcc -flto by hand: %s %s" % (pa.stderr, pb.stderr)):
+                p = run([args.ravel, "run", "--seed", "1", "--", bad], cwd=work)
+                check(p.returncode == 2 and "no code of the program is instrumented" in p.stderr
+                      and "exhausted" not in p.stderr,
+                      "gcc -flto by hand: exit %d: %s" % (p.returncode, p.stderr[-800:]))
         p = run([args.ravel_cc, "--version"], env=env)
         check(p.returncode == 0 and p.stdout, "%s: --version not passed through" % compiler)
         # ravel-gcc and ravel-clang sit beside ravel-cc and choose their

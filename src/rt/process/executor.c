@@ -499,6 +499,24 @@ int ravel__executor_main(int argc, char **argv, char **envp)
             return 0;
         }
     }
+    if (ravel__modules_hooked() == 0) {
+        /* Loaded, but no code of the program calls the hooks (gcc -flto
+         * without ravel-cc instruments nothing): every guarantee about it
+         * would be false. */
+        const char *msg =
+            "no code of the program is instrumented: it loads "
+            "libravel_rt.so, but none of its modules was compiled with "
+            "ravel's instrumentation, so its atomics and memory accesses "
+            "are not seen (built with gcc -flto? build with ravel-cc, "
+            "which adds -fno-lto, or ravel_instrument())";
+        if (!rt->supervised) {
+            fprintf(stderr, "ravel: error: %s\n", msg);
+            return RAVEL__EXIT_USAGE;
+        }
+        snprintf(rt->sh->error, sizeof rt->sh->error, "%s", msg);
+        ravel__sv_call(RAVEL__MSG_ERROR, 0);
+        return 0;
+    }
     if (rt->cap_out >= 0) {
         /* Output printed by constructors has already gone out once, as
          * it would natively; from here on each execution's is captured

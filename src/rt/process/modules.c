@@ -190,6 +190,11 @@ int ravel__pc_special_function(uint64_t pc)
 
 static uintptr_t seen[MAX_SEEN];
 static unsigned nseen;
+/* Modules whose code calls the hooks (imports __tsan_init). The main
+ * program counts as instrumented without (its code is what ravel
+ * explores), but one built by gcc with -flto and no -fsanitize=thread at
+ * its link has no hook at all. */
+static unsigned nhooked;
 
 struct candidate {
     uintptr_t bias;
@@ -237,7 +242,9 @@ static void scan(void)
         struct ravel__elf e;
         char err[128];
         if (ravel__elf_open(c->path, &e, err, sizeof err) == 0) {
-            instrumented = instrumented || ravel__elf_imports(&e, "__tsan_init");
+            bool hooked = ravel__elf_imports(&e, "__tsan_init");
+            nhooked += hooked;
+            instrumented = instrumented || hooked;
             if (instrumented)
                 find_special_functions(&e, c->bias);
             ravel__elf_close(&e);
@@ -261,6 +268,11 @@ void ravel__modules_scan(void)
 unsigned ravel__modules_count(void)
 {
     return nmods;
+}
+
+unsigned ravel__modules_hooked(void)
+{
+    return nhooked;
 }
 
 bool ravel__pc_instrumented(uint64_t pc)
