@@ -95,6 +95,11 @@ struct ravel__shared {
                                  was chosen from --nondet-range only */
     uint8_t have_last_complete;
     uint64_t out_start, err_start; /* capture offsets of this execution */
+    /* Run directly, the printing lane's capture offsets forwarded to the
+     * program's own stdout and stderr so far, and below which the bytes
+     * repeat what an abandoned execution showed (executor.c, "printed
+     * once"): the supervisor forwards the rest if the executor dies. */
+    uint64_t shown_out, shown_err, dup_out, dup_err;
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
@@ -247,7 +252,8 @@ struct ravel__rt {
     bool direct;
     int real_out, real_err;   /* the program's own stdout and stderr
                                  (direct runs, in the executor), or -1 */
-    bool passing;             /* fds 1 and 2 are those, not the capture */
+    bool passing;             /* this execution's output is forwarded to
+                                 those as it is printed (executor.c) */
     int result_fd;            /* result_fd: the JSON summary for a test
                                  driver (src/unit), or -1 */
     volatile bool executing;  /* inside an execution */
@@ -693,6 +699,9 @@ void ravel__fd_refresh(struct ravel__exec *x);
 /* After an execution (executor.c): if it held the machine's socket
  * addresses, closes what it opened and lets the other lanes have them. */
 void ravel__fd_let_go(void);
+/* Run directly, in the execution that prints as the program (sched.c,
+ * at each step): forwards what it printed since (executor.c). */
+void ravel__passing_forward(void);
 
 /* ---- the program's memory and resources (reset.c, heap.c, modules.c) -- */
 

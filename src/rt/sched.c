@@ -46,6 +46,9 @@ static inline void bump_progress(void)
     _Atomic uint64_t *p = &ravel__rt.sh->progress;
     atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + 1,
                           memory_order_relaxed);
+    /* Run directly, the program's first execution prints as it goes. */
+    if (RAVEL__UNLIKELY(ravel__rt.passing))
+        ravel__passing_forward();
 }
 
 static void after_wake(struct ravel__worker *w)

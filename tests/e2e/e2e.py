@@ -27,7 +27,9 @@ Groups (one ctest test each; see tests/CMakeLists.txt):
 import argparse
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import subprocess
 import time
@@ -271,6 +273,33 @@ def group_gdb(args):
     shutil.rmtree(work)
 
 
+def run_on_terminal(argv, cwd, timeout=120):
+    """Runs argv with stdout and stderr on one pseudo-terminal; returns
+    its exit status and what the terminal showed."""
+    master, slave = pty.openpty()
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    p = subprocess.Popen(argv, cwd=cwd, env=e, stdin=subprocess.DEVNULL,
+                         stdout=slave, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            r, _, _ = select.select([master], [], [], timeout)
+            if not r:
+                p.kill()
+                break
+            b = os.read(master, 65536)
+        except OSError:  # EIO: every writer closed the terminal
+            break
+        if not b:
+            break
+        chunks.append(b)
+    os.close(master)
+    rc = p.wait(timeout=timeout)
+    return rc, b"".join(chunks).decode(errors="replace")
+
+
 def group_direct(args):
     """The instrumented program itself, run without `ravel run` (with or
     without RAVEL_OPTIONS, the sanitizer convention): it keeps its own
@@ -319,6 +348,17 @@ def group_direct(args):
     p = run([ss], cwd=work)
     check(p.returncode == 3 and p.stdout == "start\ndone\n"
           and p.stderr == "", "spin_status run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-500:]))
+    # Every line of a first execution tried several times comes out once,
+    # on pipes and on a terminal, and the program sees its own isatty.
+    po = os.path.join(args.exe_dir, "print_once")
+    p = run([po], cwd=work)
+    check(p.returncode == 0 and p.stdout == "start\nisatty 0 0\ndone\n"
+          and p.stderr == "start (stderr)\ndone (stderr)\n",
+          "print_once on pipes: %d %r %r" % (p.returncode, p.stdout, p.stderr[-500:]))
+    rc, text = run_on_terminal([po], cwd=work)
+    check(rc == 0 and text.count("start") == 2 and text.count("done") == 2
+          and "isatty 1 1" in text,
+          "print_once on a terminal: %d %r" % (rc, text[-800:]))
     # A status that differs from the first execution's is the bug.
     es = os.path.join(args.exe_dir, "exit_status")
     p = run([es], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})

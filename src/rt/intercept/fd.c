@@ -548,6 +548,19 @@ RAVEL__EXPORT int close(int fd)
     return REAL(close)(fd);
 }
 
+/* Run directly, fds 1 and 2 are capture files in every execution, the
+ * first one's output forwarded as it is printed (process/executor.c,
+ * "printed once"): the program asks about its own stdout and stderr, as
+ * natively, unless it changed them. */
+RAVEL__EXPORT int isatty(int fd)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if ((fd == 1 || fd == 2) && rt->direct && rt->real_out >= 0 &&
+        rt->executing && !ravel__changed_stdio)
+        fd = fd == 1 ? rt->real_out : rt->real_err;
+    return REAL(isatty)(fd);
+}
+
 static void copied(int from, int to, uint64_t pc)
 {
     ravel__made_fd = true;

@@ -127,6 +127,7 @@
     X(int, close, (int))                                                       \
     X(int, dup, (int))                                                         \
     X(int, dup2, (int, int))                                                   \
+    X(int, isatty, (int))                                                      \
     X(int, dup3, (int, int, int))                                              \
     X(int, pipe, (int *))                                                      \
     X(int, pipe2, (int *, int))                                                \

@@ -26,6 +26,7 @@
 #include <stdio_ext.h>
 #endif
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Sends a message to the supervisor (or handles it in this process when
@@ -114,10 +115,10 @@ static bool stop_requested(void)
 /*
  * A program run directly prints its first execution's output as natively.
  * The lane that gets execution 0 passes its executions' output through
- * until one of them runs to an end: an execution cut short by a spin-wait
- * (src/model/spin.c, src/rt/race/plain_spin.c) does not count, and the
- * next one on the lane prints again (its output follows what the cut one
- * printed).
+ * until one of them runs to an end: an execution abandoned (a spin-wait's
+ * repeat, src/model/spin.c and src/rt/race/plain_spin.c, or redundant for
+ * DPOR) does not count, and the next one on the lane is the program's
+ * first again. How its output gets out once: "printed once", below.
  */
 static bool passes_output(uint64_t number)
 {
@@ -191,20 +192,157 @@ static bool output_since_last(void)
 }
 
 /*
- * Points the program's stdout and stderr where execution `number`'s output
- * goes: the capture files, or - in a program run directly, for its first
- * execution (passes_output) - the program's own stdout and stderr, with
- * the buffering the C library chose for them, so that it prints as
- * natively.
+ * ---- printed once ---------------------------------------------------------
+ *
+ * The first execution of a program run directly may be abandoned, perhaps
+ * many times (a pool whose creator spins until its workers are up: 17
+ * times for C-Thread-Pool's example), and each next try prints its lines
+ * again. Writing them to the program's own stdout and stderr at once, a
+ * terminal showed "Making threadpool with 4 threads" 17 times. So that
+ * execution is captured like any other, and what it prints is forwarded
+ * to the program's own files as it comes: at every step (ravel__step calls
+ * ravel__passing_forward when stdio or write says something was written)
+ * and at its end. Each stream keeps a ledger of what it has shown since
+ * the first try began; a try's output that repeats the ledger is not
+ * shown again, and what goes beyond it (or differs from it: a thread id,
+ * a time) is. If the executor dies, the supervisor forwards what is left
+ * past the ledger (shown_out and dup_out in the lane's shared state).
+ *
+ * The program sees its own files' isatty (intercept/libc.c), and a
+ * captured stdout is line-buffered, so it prints what and as it would
+ * natively; only the order of stdout's lines against stderr's may differ
+ * by a step.
+ */
+#define LEDGER_MAX (1u << 20) /* beyond: repeats are judged by length */
+
+struct shown {
+    int real, cap;    /* the program's own file; the capture */
+    uint64_t start;   /* this try's output in cap: from here */
+    uint64_t fwd;     /* forwarded (or found repeated) up to here */
+    char *ledger;     /* what has been shown, from the first try's start */
+    uint64_t len;     /* its length (only LEDGER_MAX bytes are kept) */
+    bool differs;     /* this try's output left the ledger */
+};
+static struct shown shown[2];
+static int nshown; /* 1: stdout and stderr are one file, and one stream */
+
+/* Are the program's stdout and stderr one file (a terminal, 2>&1)? */
+static int forward_merged(void)
+{
+    static int merged = -1;
+    if (merged < 0) {
+        struct stat a, b;
+        merged = fstat(ravel__rt.real_out, &a) == 0 &&
+                 fstat(ravel__rt.real_err, &b) == 0 &&
+                 a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    }
+    return merged;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = REAL(write)(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return; /* the program's stdout is gone: as natively */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void forward_one(struct shown *sh)
+{
+    char buf[8192];
+    for (;;) {
+        ssize_t n = pread(sh->cap, buf, sizeof buf, (off_t)sh->fwd);
+        if (n <= 0)
+            return;
+        uint64_t pos = sh->fwd - sh->start; /* in this try's output */
+        size_t skip = 0;
+        if (!sh->differs && pos < sh->len) {
+            size_t k = (size_t)(sh->len - pos < (uint64_t)n ? sh->len - pos
+                                                              : (uint64_t)n);
+            while (skip < k && (pos + skip >= LEDGER_MAX ||
+                                sh->ledger[pos + skip] == buf[skip]))
+                skip++;
+            sh->differs = skip < k;
+        }
+        write_all(sh->real, buf + skip, (size_t)n - skip);
+        /* The ledger now holds this try's bytes where it showed them. */
+        for (size_t i = skip; i < (size_t)n && pos + i < LEDGER_MAX; i++)
+            sh->ledger[pos + i] = buf[i];
+        if (pos + (uint64_t)n > sh->len)
+            sh->len = pos + (uint64_t)n;
+        sh->fwd += (uint64_t)n;
+    }
+}
+
+static void forward_publish(void)
+{
+    struct ravel__shared *sh = ravel__rt.sh;
+    sh->shown_out = shown[0].fwd;
+    sh->shown_err = shown[1].fwd;
+    sh->dup_out = shown[0].start + shown[0].len;
+    sh->dup_err = nshown > 1 ? shown[1].start + shown[1].len : UINT64_MAX;
+}
+
+void ravel__passing_forward(void)
+{
+    bool any = ravel__wrote_raw;
+#if defined(__GLIBC__)
+    any = any || stream_written(stdout) || stream_written(stderr);
+#else
+    any = true;
+#endif
+    if (!any)
+        return;
+    ravel__wrote_raw = false;
+    for (int k = 0; k < nshown; k++)
+        forward_one(&shown[k]);
+    forward_publish();
+#if defined(__GLIBC__)
+    stream_mark_clean(stdout);
+    stream_mark_clean(stderr);
+#endif
+}
+
+/* A try of the first execution begins at the capture's offsets o, e. */
+static void forward_begin(uint64_t o, uint64_t e)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!shown[0].ledger) {
+        for (int k = 0; k < 2; k++) {
+            shown[k].ledger = REAL(malloc)(LEDGER_MAX);
+            RAVEL__CHECK(shown[k].ledger != NULL);
+        }
+        shown[0].real = rt->real_out;
+        shown[1].real = rt->real_err;
+        shown[0].cap = rt->cap_out;
+        shown[1].cap = rt->cap_err;
+        nshown = forward_merged() ? 1 : 2;
+    }
+    shown[0].start = shown[0].fwd = o;
+    shown[1].start = shown[1].fwd = e;
+    shown[0].differs = shown[1].differs = false;
+    forward_publish();
+}
+
+/*
+ * Points the program's stdout and stderr at the capture files, where
+ * execution `number`'s output goes, and notes where it begins there.
  */
 static void capture_reset(uint64_t number)
 {
     struct ravel__rt *rt = &ravel__rt;
-    static int target = -1; /* 1: the program's own files, 0: capture */
+    static int target = -1; /* fds 1 and 2 as `mode` below set them */
     static off_t o = -1, e = -1; /* where the capture files stand */
     if (rt->cap_out < 0)
         return;
-    bool wrote = output_since_last();
+    /* After a try of the first execution, the stdio flags say nothing
+     * (ravel__passing_forward cleared them): ask the kernel. */
+    bool wrote = output_since_last() || rt->passing;
     fflush(stdout);
     fflush(stderr);
     if (wrote || o < 0 || e < 0) {
@@ -219,22 +357,36 @@ static void capture_reset(uint64_t number)
         (void)!ftruncate(rt->cap_err, 0);
         e = lseek(rt->cap_err, 0, SEEK_SET);
     }
+    bool want = passes_output(number);
+    if (want) {
+        /* Forwarded from exactly here: ask the kernel. */
+        o = lseek(rt->cap_out, 0, SEEK_CUR);
+        e = lseek(rt->cap_err, 0, SEEK_CUR);
+    }
     rt->sh->out_start = o > 0 ? (uint64_t)o : 0;
     rt->sh->err_start = e > 0 ? (uint64_t)e : 0;
-    int want = passes_output(number);
-    if (want != target || ravel__changed_stdio) {
+    /* 0: captured; 1: the first execution, forwarded; 2: the same, with
+     * stdout and stderr one file (a terminal, 2>&1): captured into one,
+     * so that their lines keep their order. */
+    int mode = want ? 1 + forward_merged() : 0;
+    if (mode != target || ravel__changed_stdio) {
         /* First time, a switch, or the program closed or redirected
-         * them. */
-        dup2(want ? rt->real_out : rt->cap_out, 1);
-        dup2(want ? rt->real_err : rt->cap_err, 2);
-        /* Captured output is line-buffered, so that what was printed
-         * before a crash is in the report. */
-        if (!want && target != 0)
-            setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
-        target = want;
-        rt->passing = want;
+         * them. Captured output is line-buffered, so that what was
+         * printed before a crash is in the report; the first execution's
+         * stdout is buffered as natively (line-buffered on a terminal,
+         * fully on a pipe or a file). */
+        dup2(rt->cap_out, 1);
+        dup2(mode == 2 ? rt->cap_out : rt->cap_err, 2);
+        if (mode != target)
+            setvbuf(stdout, NULL,
+                    mode && !REAL(isatty)(rt->real_out) ? _IOFBF : _IOLBF,
+                    BUFSIZ);
+        target = mode;
         ravel__changed_stdio = false;
     }
+    rt->passing = want;
+    if (want)
+        forward_begin(rt->sh->out_start, rt->sh->err_start);
 #if defined(__GLIBC__)
     stream_mark_clean(stdout);
     stream_mark_clean(stderr);
@@ -273,20 +425,19 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->in_execution, 0);
     ravel__backend->abandon_all();
 #if defined(__GLIBC__)
-    /* Run directly, an execution that was abandoned (or cut by a spin on
-     * plain memory) is not the program's first: the next one prints
-     * again (passes_output). What it left in stdio's buffers is dropped,
-     * not written, so that a program writing to a pipe or a file, whose
-     * stdout is fully buffered, prints its first lines once, not once
-     * per abandoned execution (a pool whose creator spins until its
-     * workers are up: 212 times). What it wrote already (a terminal's
-     * lines, stderr, an fflush) stays. */
+    /* A try of the first execution that was abandoned: what it left in
+     * stdio's buffers was never written, and is dropped (its next try
+     * writes it, where the program does). */
     if (rt->passing && (x->ended == RAVEL__END_BLOCKED || x->nquiet)) {
         __fpurge(stdout);
         __fpurge(stderr);
     }
 #endif
     fflush(NULL);
+    if (rt->passing) {
+        ravel__wrote_raw = true;
+        ravel__passing_forward();
+    }
     ravel__fd_let_go(); /* before any wait for another lane */
     for (uint32_t t = 0; t < x->nthreads; t++) {
         rt->sh->plain_reads += x->threads[t].reads;

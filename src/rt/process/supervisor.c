@@ -287,6 +287,23 @@ static char *read_capture(int fd, uint64_t from, size_t *len)
     return buf;
 }
 
+/* Run directly: the rest of a dead executor's first execution's output,
+ * from the capture `fd` past `shown` and `repeat`, to the program's `to`. */
+static void forward_rest(int fd, uint64_t shown, uint64_t repeat, int to)
+{
+    size_t n;
+    char *buf = read_capture(fd, shown > repeat ? shown : repeat, &n);
+    for (size_t off = 0; buf && off < n;) {
+        ssize_t w = write(to, buf + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    free(buf);
+}
+
 /* stdout then stderr of the execution, as one text. */
 static char *execution_output(size_t *len)
 {
@@ -1523,9 +1540,14 @@ static bool after_death(void)
     struct ravel__shared *sh = rt->sh;
     atomic_fetch_add(&sh->executions_done, 1);
     /* Run directly, the lane printing as the program did: this was the
-     * program's first execution. */
-    if (rt->direct && atomic_load(&rt->common->passing_lane) == rt->lane + 1)
+     * program's first execution. What it printed and its executor did not
+     * forward yet (executor.c, "printed once") goes out now, but for what
+     * repeats an abandoned try's. */
+    if (rt->direct && atomic_load(&rt->common->passing_lane) == rt->lane + 1) {
+        forward_rest(rt->cap_out, sh->shown_out, sh->dup_out, 1);
+        forward_rest(rt->cap_err, sh->shown_err, sh->dup_err, 2);
         atomic_store(&rt->common->passing_lane, RAVEL__NONE);
+    }
     /* A property program's test case crashed while testing or
      * shrinking: the driver (src/pbt) judges it in a new executor; only
      * the minimal case's crash is reported. */
