@@ -208,10 +208,18 @@ static bool output_since_last(void)
  * a time) is. If the executor dies, the supervisor forwards what is left
  * past the ledger (shown_out and dup_out in the lane's shared state).
  *
- * The program sees its own files' isatty (intercept/libc.c), and a
- * captured stdout is line-buffered, so it prints what and as it would
- * natively; only the order of stdout's lines against stderr's may differ
- * by a step.
+ * The program sees its own files' isatty (intercept/fd.c), and its stdout
+ * is buffered as theirs would be (capture_reset), so it prints what and
+ * when it would natively. When stdout and stderr are one file (a
+ * terminal, 2>&1) they are captured into one, so their lines keep their
+ * order; when they are two files, a stdout line and a stderr line
+ * written between the same two steps come out stdout first.
+ *
+ * The check at each step reads two stdio flags; the capture is read (a
+ * system call) only after an intercepted write, or every 16th step while
+ * stdio says something was written: a fully buffered stdout holding a
+ * partial buffer says so at every step, and a first execution of
+ * millions of steps must not pay a call for each.
  */
 #define LEDGER_MAX (1u << 20) /* beyond: repeats are judged by length */
 
@@ -296,7 +304,8 @@ void ravel__passing_forward(void)
 #else
     any = true;
 #endif
-    if (!any)
+    static unsigned calls;
+    if (!any || (!ravel__wrote_raw && (++calls & 15) != 0))
         return;
     ravel__wrote_raw = false;
     for (int k = 0; k < nshown; k++)
