@@ -247,6 +247,8 @@ static int forward_merged(void)
     return merged;
 }
 
+/* ravel__write_all through the real write: the interposed one would
+ * set ravel__wrote_raw, and every next step would read the capture. */
 static void write_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
@@ -635,6 +637,20 @@ static int strategy_failed(void)
     return 0;
 }
 
+/* The executor cannot start: says why (to the supervisor, which prints
+ * it and exits with 2, or on stderr). */
+static int start_failed(const char *msg)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    if (!rt->supervised) {
+        fprintf(stderr, "ravel: error: %s\n", msg);
+        return RAVEL__EXIT_USAGE;
+    }
+    snprintf(rt->sh->error, sizeof rt->sh->error, "%s", msg);
+    ravel__sv_call(RAVEL__MSG_ERROR, 0);
+    return 0;
+}
+
 int ravel__executor_main(int argc, char **argv, char **envp)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -649,39 +665,25 @@ int ravel__executor_main(int argc, char **argv, char **envp)
         /* The constructors ran: the door gets ready (a unit test puts
          * its body in place of main, src/unit). */
         char err[sizeof rt->sh->error];
-        if (!ravel__door->begin(rt, err, sizeof err)) {
-            if (!rt->supervised) {
-                fprintf(stderr, "ravel: error: %s\n", err);
-                return RAVEL__EXIT_USAGE;
-            }
-            snprintf(rt->sh->error, sizeof rt->sh->error, "%s", err);
-            ravel__sv_call(RAVEL__MSG_ERROR, 0);
-            return 0;
-        }
+        if (!ravel__door->begin(rt, err, sizeof err))
+            return start_failed(err);
     }
-    if (ravel__modules_hooked() == 0) {
-        /* Loaded, but no code of the program calls the hooks (gcc -flto
-         * without ravel-cc instruments nothing): every guarantee about it
-         * would be false. */
-        const char *msg =
+    /* Loaded, but no code of the program calls the hooks (gcc -flto
+     * without ravel-cc instruments nothing): every guarantee about it
+     * would be false. */
+    if (ravel__modules_hooked() == 0)
+        return start_failed(
             "no code of the program is instrumented: it loads "
             "libravel_rt.so, but none of its modules was compiled with "
             "ravel's instrumentation, so its atomics and memory accesses "
             "are not seen (built with gcc -flto? build with ravel-cc, "
-            "which adds -fno-lto, or ravel_instrument())";
-        if (!rt->supervised) {
-            fprintf(stderr, "ravel: error: %s\n", msg);
-            return RAVEL__EXIT_USAGE;
-        }
-        snprintf(rt->sh->error, sizeof rt->sh->error, "%s", msg);
-        ravel__sv_call(RAVEL__MSG_ERROR, 0);
-        return 0;
-    }
+            "which adds -fno-lto, or ravel_instrument())");
     if (rt->cap_out >= 0) {
         /* Output printed by constructors has already gone out once, as
          * it would natively; from here on each execution's is captured
-         * (capture_reset), but a direct run's first execution prints to
-         * the program's own stdout and stderr, kept here. */
+         * (capture_reset), and a direct run's first execution's is
+         * forwarded to the program's own stdout and stderr, kept here
+         * ("printed once"). */
         fflush(stdout);
         fflush(stderr);
         if (rt->direct) {

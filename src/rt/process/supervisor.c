@@ -293,14 +293,8 @@ static void forward_rest(int fd, uint64_t shown, uint64_t repeat, int to)
 {
     size_t n;
     char *buf = read_capture(fd, shown > repeat ? shown : repeat, &n);
-    for (size_t off = 0; buf && off < n;) {
-        ssize_t w = write(to, buf + off, n - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
+    if (buf)
+        (void)ravel__write_all(to, buf, n);
     free(buf);
 }
 
