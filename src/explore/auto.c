@@ -230,10 +230,30 @@ static void auto_abandon(struct ravel__strategy *base)
         ravel__systematic_abandon(a->dpor, NULL);
 }
 
+/* Snapshots (strategy.h): DPOR's, until the switch; PCT has none. */
+static uint32_t auto_here(struct ravel__strategy *base, uint64_t *ident)
+{
+    struct autos *a = (struct autos *)base;
+    return a->switched ? RAVEL__NONE : a->dpor->ops->here(a->dpor, ident);
+}
+
+static uint32_t auto_kept(struct ravel__strategy *base)
+{
+    struct autos *a = (struct autos *)base;
+    return a->switched ? RAVEL__NONE : a->dpor->ops->kept(a->dpor);
+}
+
+static bool auto_resume(struct ravel__strategy *base, uint32_t cursor,
+                        uint64_t ident)
+{
+    struct autos *a = (struct autos *)base;
+    return !a->switched && a->dpor->ops->resume(a->dpor, cursor, ident);
+}
+
 static const struct ravel__strategy_ops auto_ops = {
     "auto",   auto_begin,  auto_choose_thread, auto_choose_value,
     auto_end, auto_finish, auto_destroy,       auto_start,
-    auto_abandon,
+    auto_abandon, auto_here, auto_kept, auto_resume,
 };
 
 static struct ravel__strategy *make(const struct ravel__strategy_config *c,

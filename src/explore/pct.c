@@ -166,6 +166,7 @@ static const struct ravel__strategy_ops pct_ops = {
     "pct",   pct_begin,  pct_choose_thread, pct_choose_value,
     pct_end, pct_finish, pct_destroy,       NULL,
     NULL,
+    NULL, NULL, NULL,
 };
 
 struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c)

@@ -100,6 +100,7 @@ static const struct ravel__strategy_ops random_ops = {
     "random",   random_begin,  random_choose_thread, random_choose_value,
     random_end, random_finish, random_destroy,       NULL,
     NULL,
+    NULL, NULL, NULL,
 };
 
 struct ravel__strategy *ravel__random_new(const struct ravel__strategy_config *c)

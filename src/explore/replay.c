@@ -128,6 +128,7 @@ static const struct ravel__strategy_ops replay_ops = {
     "replay",   replay_begin,  replay_choose_thread, replay_choose_value,
     replay_end, replay_finish, replay_destroy,       NULL,
     NULL,
+    NULL, NULL, NULL,
 };
 
 struct ravel__strategy *ravel__replay_new(const struct ravel__strategy_config *c)

@@ -76,6 +76,26 @@ struct ravel__strategy_ops {
      * was interrupted): give up this lane's share of the work, so that no
      * other lane waits for it and none claims the search exhausted. */
     void (*abandon)(struct ravel__strategy *s);
+    /*
+     * Optional, all three or none: snapshots (src/rt/process/resume.c),
+     * which let an execution start at a choice point of an earlier one
+     * instead of replaying the choices before it.
+     *
+     * here: the next choice this execution will ask for, as a number a
+     * later execution can start at (RAVEL__NONE: none can), and in
+     * *ident what identifies the place in the search.
+     * kept: after begin, the deepest such number at which this execution
+     * is still the last one (the same choices before it, the same choice
+     * point); RAVEL__NONE when nothing of the last execution is kept.
+     * resume: this execution starts at choice `cursor`, where a snapshot
+     * with this ident was taken: set the state that replaying the
+     * choices before it would have left, and return true (false: it
+     * cannot, and the execution runs from the start).
+     */
+    uint32_t (*here)(struct ravel__strategy *s, uint64_t *ident);
+    uint32_t (*kept)(struct ravel__strategy *s);
+    bool (*resume)(struct ravel__strategy *s, uint32_t cursor,
+                   uint64_t ident);
 };
 
 struct ravel__strategy {

@@ -109,6 +109,10 @@ struct sys {
     uint32_t race_from; /* analyse races ending at or after this event */
     uint32_t hb_keep;   /* the clocks of events before this one, computed
                            for the previous execution, still hold */
+    uint32_t resume_upto; /* the next execution is the last one up to
+                             this choice point (take_own; RAVEL__NONE: not
+                             known to be): a snapshot taken before a
+                             choice up to it holds (sys_here) */
     bool hb_valid;      /* s->hb holds the last execution's analysis */
     struct ravel__hb hb;
     struct ravel__wseq v;
@@ -251,6 +255,8 @@ static uint32_t index_of(const uint32_t *enabled, uint32_t n, uint32_t t)
 static uint32_t diverged(struct sys *s, const struct ravel__exec *x)
 {
     s->diverged_now = true;
+    if (s->debug)
+        dbg(s, "diverged at cursor %u event %u\n", s->cursor, x->nevents);
     if (atomic_fetch_add(&s->t->diverged, 1) == 0)
         s->t->diverged_step = x->nevents + 1;
     return RAVEL__CHOICE_BLOCKED;
@@ -1769,6 +1775,9 @@ static bool take_own(struct sys *s, struct ravel__lane *ln)
         /* The next execution replays this one up to node i. */
         if (s->hb_valid)
             s->hb_keep = nd->step;
+        /* The same condition: the path is the last execution's (a unit
+         * just loaded is not, load_unit). */
+        s->resume_upto = s->hb_valid ? i : RAVEL__NONE;
         if (s->debug)
             dbg(s, "take node %u: %u (was %u)\n", i, ch,
                     path[i].chosen);
@@ -2786,6 +2795,7 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
     }
     ravel__lane_count(&ln->executions);
     ravel__lane_count(blocked ? &ln->blocked : &ln->complete);
+    s->resume_upto = RAVEL__NONE; /* until take_own says otherwise */
     if (s->diverged_now) {
         /* Not the execution the tree describes: learn nothing from it. */
         s->diverged_now = false;
@@ -2793,6 +2803,9 @@ static bool sys_end(struct ravel__strategy *base, const struct ravel__exec *x,
         s->hb_valid = false;
         ravel__tree_lock(t);
         bool more = s->units ? units_next(s) : next_branch(s);
+        /* Nor keep what it left: its snapshots may be of another
+         * program state than the tree's. */
+        s->resume_upto = RAVEL__NONE;
         publish_stats(s);
         if (!more && !t->abandoned)
             t->exhausted = 1; /* the search is over, not exhaustive */
@@ -3054,6 +3067,7 @@ static bool sys_start(struct ravel__strategy *base)
         return true; /* lane 0, or resuming a lane that had work */
     ravel__tree_lock(t);
     bool more = s->units ? units_next(s) : next_branch(s);
+    s->resume_upto = RAVEL__NONE; /* a new executor keeps nothing */
     publish_stats(s);
     /* Not exhaustive when an execution diverged (sys_end, sys_finish):
      * a lane that finds the tree empty must not claim more than the
@@ -3064,16 +3078,67 @@ static bool sys_start(struct ravel__strategy *base)
     return more;
 }
 
+/*
+ * Snapshots (src/rt/process/resume.c). A snapshot taken before choice c
+ * holds for a later execution whose path has the same nodes down to c
+ * and the same choices before it: exactly while every branch taken
+ * since was at c or deeper on this lane's own path (take_own). The
+ * runtime drops the deeper ones at each execution's start (sys_kept);
+ * the node before c, kept in the ident, is checked again. Resuming at c
+ * sets what replaying choices 0 .. c-1 would have left (sys_choose_thread,
+ * sys_choose_value): the cursor, the cost of the bound so far and node
+ * c's sleep set, which its replay would have read (replayed_sleep).
+ */
+static uint32_t sys_here(struct ravel__strategy *base, uint64_t *ident)
+{
+    struct sys *s = (struct sys *)base;
+    uint32_t c = s->cursor;
+    if (c == 0 || c >= s->t->path_cap || c > my_lane(s)->depth ||
+        s->diverged_now)
+        return RAVEL__NONE;
+    *ident = my_path(s)[c - 1].node;
+    return c;
+}
+
+static uint32_t sys_kept(struct ravel__strategy *base)
+{
+    return ((struct sys *)base)->resume_upto;
+}
+
+static bool sys_resume(struct ravel__strategy *base, uint32_t cursor,
+                       uint64_t ident)
+{
+    struct sys *s = (struct sys *)base;
+    struct ravel__lane *ln = my_lane(s);
+    const struct ravel__pathent *path = my_path(s);
+    if (s->resume_upto == RAVEL__NONE || cursor == 0 ||
+        cursor > s->resume_upto || cursor + 1 > ln->prefix ||
+        path[cursor - 1].node != ident)
+        return false;
+    const struct ravel__tnode *nd = ravel__tree_node(s->t, path[cursor].node);
+    if (nd->nvalues)
+        return false; /* snapshots are taken at thread choices */
+    if (s->debug)
+        dbg(s, "resume at %u (prefix %u, upto %u)\n", cursor, ln->prefix,
+            s->resume_upto);
+    s->cursor = cursor;
+    s->cost = nd->cost;
+    s->next_sleep = nd->sleep;
+    s->next_read = nd->sleep_read;
+    s->settled = RAVEL__NONE;
+    return true;
+}
+
 static const struct ravel__strategy_ops dfs_ops = {
     "dfs",   sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
-    sys_abandon,
+    sys_abandon, sys_here, sys_kept, sys_resume,
 };
 
 static const struct ravel__strategy_ops dpor_ops = {
     "dpor",  sys_begin,  sys_choose_thread, sys_choose_value,
     sys_end, sys_finish, sys_destroy,       sys_start,
-    sys_abandon,
+    sys_abandon, sys_here, sys_kept, sys_resume,
 };
 
 struct ravel__strategy *ravel__systematic_new(
@@ -3093,6 +3158,7 @@ struct ravel__strategy *ravel__systematic_new(
         snprintf(s->debug_path, sizeof s->debug_path, "%s.lane%u", dbg,
                  c->lane);
     s->lane = c->lane;
+    s->resume_upto = RAVEL__NONE;
     ravel__tree_use_lane(c->lane);
     s->shard = c->shard;
     s->shards = c->shards;

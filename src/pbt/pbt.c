@@ -1841,6 +1841,7 @@ static void fo_destroy(struct ravel__strategy *s)
 static const struct ravel__strategy_ops follow_ops = {
     "follow", fo_begin, fo_thread, fo_value, fo_end, fo_finish, fo_destroy,
     NULL,     NULL,
+    NULL, NULL, NULL,
 };
 
 /* Records execution x's schedule (thread names by step, and the data

@@ -100,6 +100,10 @@ struct ravel__shared {
      * repeat what an abandoned execution showed (executor.c, "printed
      * once"): the supervisor forwards the rest if the executor dies. */
     uint64_t shown_out, shown_err, dup_out, dup_err;
+    /* Snapshots taken, and executions started from one (resume.c); why
+     * none are taken in this run ("": they may be). */
+    uint64_t snap_taken, snap_resumed;
+    char snap_off[64];
     uint64_t plain_reads;     /* plain memory accesses, all executions */
     uint64_t plain_writes;
     uint64_t steps;           /* visible operations, all executions */
@@ -768,6 +772,107 @@ void ravel__heap_restore(void);
 /* Which live thread's stack holds addr, and how far below its top. */
 bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth);
 
+/* No program heap block exists (none from before main, none allocated
+ * in this execution and still live): snapshots need that. */
+bool ravel__heap_untouched(void);
+
+/* ---- snapshots (process/resume.c) ------------------------------------- */
+
+/*
+ * An execution may save itself at a choice point and a later one start
+ * there (resume.c says when, and what is saved). ravel__step takes one
+ * when x->nevents reaches ravel__snap_at (UINT32_MAX: none in this
+ * execution); ravel__snap_take returns twice, the second time in a later
+ * execution that started from it. ravel__snap_begin, at an execution's
+ * start (after the strategy's begin), chooses the snapshot it starts
+ * from; ravel__snap_enter, from the frame that calls main, goes there
+ * (it does not return then) or returns to run main.
+ */
+extern uint32_t ravel__snap_at;
+/* The execution did something no snapshot holds (opened, wrote or
+ * closed a descriptor: interceptors of calls resume.c lets a program
+ * import): none is taken for the rest of it. */
+static inline void ravel__snap_spoil(void)
+{
+    ravel__snap_at = UINT32_MAX;
+}
+void ravel__snap_take(struct ravel__worker *w);
+void ravel__snap_begin(void);
+void ravel__snap_enter(struct ravel__worker *w);
+struct ravel__elf;
+/* modules.c: an instrumented module's imports (resume.c's list). */
+void ravel__snap_check_imports(const struct ravel__elf *e);
+/* The snapshot being written or read: where the next bytes go or come
+ * from, and the end of the room (resume.c sets them). */
+struct ravel__snapio {
+    unsigned char *p, *end;
+};
+extern struct ravel__snapio ravel__snapio;
+/* The C library's copy, not the interposed memcpy (race.c), whose
+ * caller test would be most of the cost of a snapshot's small pieces. */
+extern void *__memcpy_chk(void *, const void *, size_t, size_t);
+static inline void ravel__snap_copy(void *d, const void *s, size_t n)
+{
+    if (__builtin_constant_p(n))
+        __builtin_memcpy(d, s, n);
+    else if (n)
+        __memcpy_chk(d, s, n, n);
+}
+/* Appends n bytes (copied from src unless NULL) to the snapshot being
+ * written and returns where they are, NULL when there is no room. */
+static inline void *ravel__snap_put(const void *src, size_t n)
+{
+    struct ravel__snapio *io = &ravel__snapio;
+    size_t r = (n + 7) & ~(size_t)7;
+    if (RAVEL__UNLIKELY((size_t)(io->end - io->p) < r))
+        return NULL;
+    unsigned char *d = io->p;
+    io->p += r;
+    if (r != n) /* the padding, so that equal states are equal bytes */
+        __builtin_memset(d + r - 8, 0, 8);
+    if (src)
+        ravel__snap_copy(d, src, n);
+    return d;
+}
+/* The next n bytes of the snapshot being read, in the order put. */
+static inline const void *ravel__snap_get(size_t n)
+{
+    struct ravel__snapio *io = &ravel__snapio;
+    const unsigned char *p = io->p;
+    io->p += (n + 7) & ~(size_t)7;
+    RAVEL__CHECK(io->p <= io->end);
+    return p;
+}
+static inline void ravel__snap_get_to(void *d, size_t n)
+{
+    ravel__snap_copy(d, ravel__snap_get(n), n);
+}
+/* Each module's part, put while taking and got back while resuming in
+ * this order (resume.c): false when there was no room. */
+bool ravel__defer_snap_put(void);
+void ravel__defer_snap_get(void);
+bool ravel__sched_snap_put(void);
+void ravel__sched_snap_get(void);
+bool ravel__thread_snap_put(void);
+void ravel__thread_snap_get(void);
+bool ravel__reset_snap_put(void);
+void ravel__reset_snap_get(void);
+/* Bytes of the instrumented modules' globals. */
+size_t ravel__reset_data_size(void);
+/* backend/fiber.c: every fiber of the execution, the caller (holding
+ * the baton) included, into the snapshot. Returns true when it returns a
+ * second time, in an execution resumed from it; *ok false when there was
+ * no room. ravel__fiber_resume puts them back from the snapshot being
+ * read and goes on as the caller of ravel__fiber_snapshot. race_exec:
+ * race.c's count of executions, now. ravel__fiber_snap_diff compares two
+ * snapshots' fiber parts but for their stacks' bytes: the offset of the
+ * first difference, or SIZE_MAX (--snapshots-check). */
+bool ravel__fiber_snapshot(struct ravel__worker *cur, uint32_t nthreads,
+                           uint64_t race_exec, bool *ok);
+size_t ravel__fiber_snap_diff(const unsigned char *a, size_t alen,
+                              const unsigned char *b, size_t blen);
+RAVEL__NORETURN void ravel__fiber_resume(uint64_t race_exec);
+
 /* Where an execution's heap block came from (for race reports). */
 struct ravel__heap_info {
     uint64_t ptr, size;
@@ -792,6 +897,10 @@ extern uint32_t ravel__race_nploc;
 /* Sets up the detector (executor start) and starts an execution. */
 void ravel__race_init(void);
 void ravel__race_begin(void);
+/* Executions begun so far in this process; an execution started from a
+ * snapshot (process/resume.c) recomputes whether a thread runs alone. */
+uint64_t ravel__race_exec_count(void);
+void ravel__race_resumed(void);
 /* The happens-before effect of an event the model just applied (arg:
  * the operation's argument). */
 void ravel__race_event(const struct ravel__event *ev, int64_t arg);

@@ -213,6 +213,18 @@ fairness_update(struct ravel__exec *x, uint32_t t,
     }
 }
 
+/* Snapshots (process/resume.c): the fairness waits are in the threads,
+ * and which threads have one here. */
+bool ravel__sched_snap_put(void)
+{
+    return ravel__snap_put(&yielders, sizeof yielders) != NULL;
+}
+
+void ravel__sched_snap_get(void)
+{
+    ravel__snap_get_to(&yielders, sizeof yielders);
+}
+
 /* fairness_update, called after every step, inline for the common case:
  * no thread waits and this step is no yield. Nothing to do then, even at
  * an execution's first step (its reset of `yielders` finds it 0). */
@@ -396,6 +408,10 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
         x->ended = RAVEL__END_FAILURE;
         ravel__end_execution(w);
     }
+    /* A snapshot here (process/resume.c) is where a later execution may
+     * start: it returns a second time then, in that execution. */
+    if (RAVEL__UNLIKELY(x->nevents >= ravel__snap_at))
+        ravel__snap_take(w);
     uint32_t next = choose_thread(w, true);
     if (next != me) {
         give(w, next);

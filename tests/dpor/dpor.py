@@ -48,6 +48,18 @@ timeouts    timed waits and sleeps (progs/timed_wait.c): a timeout before
             PCT; with --timeouts late they are clean, the guarantee says
             so and is not complete, and a timeout nobody prevents is
             reported and its ticket (which records the mode) replays it
+snapshots   executions started from a snapshot (src/rt/process/resume.c)
+            explore what executions replayed from main do: on the
+            benchmarks and the programs of the other groups, the same
+            traces (count, digest), blocked executions and findings with
+            snapshots and --no-snapshots, in both DPOR modes and on two
+            lanes; --snapshots-check (each execution that could start from
+            a snapshot replays instead and must reach the snapshot's state
+            byte for byte) reports nothing; snapshots are taken and used
+            where they should be (resumed > 0), and not where the program
+            imports what they cannot hold (printf: "off" says so); a data
+            race found in a resumed execution is reported as without
+            snapshots, and its ticket replays it
 bench       `ravel bench --quick`: every count as published (exit status
             0), and its rc11 columns: filesystem(18) finishes under rc11
             with its 32 execution graphs and a rate; a benchmark whose
@@ -73,9 +85,11 @@ def check(cond, what):
     return cond
 
 
-def ravel(args, *opts, prog, prog_args=(), timeout=900):
+def ravel(args, *opts, prog, prog_args=(), timeout=900, options=None):
     env = dict(os.environ)
     env.pop("RAVEL_OPTIONS", None)
+    if options:  # internal options (options.def's without help)
+        env["RAVEL_OPTIONS"] = options
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.run([args.ravel, "run", "--json", "--ticket-dir", d] + list(opts)
                            + ["--", prog] + list(prog_args),
@@ -649,6 +663,97 @@ def group_bench(args):
           (budget, cells))
 
 
+# (program, arguments, snapshots used): the benchmarks at sizes the
+# suite affords, and programs with locks, condition variables,
+# semaphores, data choices, spin-waits, TLS and heap blocks.
+SNAPSHOT_PROGS = [
+    ("bench", "fib_bench", [], True), ("bench", "lastzero", ["8"], True),
+    ("bench", "indexer", ["13"], True), ("bench", "readers", ["8"], True),
+    ("bench", "casrot", ["7"], True), ("bench", "ainc", ["5"], True),
+    ("bench", "filesystem", ["16"], True),
+    ("progs", "snapshot_state", [], True), ("progs", "condvar", [], True),
+    ("progs", "locks", [], True), ("progs", "nested", [], True),
+    ("progs", "choose_race", [], True), ("progs", "spin_seqlock", [], True),
+    ("progs", "spin_szymanski", [], True), ("progs", "heap", [], False),
+    ("progs", "atomic_section", [], False),
+]
+
+
+def group_snapshots(args):
+    def key(s, lanes):
+        # Which executions two lanes abandon depends on where one steals
+        # from the other: not compared there.
+        return (s["traces"], s["trace_digest"], s["blocked"] if lanes == "1" else None, s["result"],
+                s["complete"], sorted((b["kind"], b["location"]) for b in s["bugs"]))
+    for where, name, pargs, used in SNAPSHOT_PROGS:
+        prog = os.path.join(args.bench if where == "bench" else args.progs, name)
+        what = name + "".join("(%s)" % a for a in pargs)
+        for mode, jobs in (("optimal", "1"), ("source", "1"), ("optimal", "2")):
+            common = ["--strategy", "dpor", "--dpor-mode", mode, "--jobs", jobs, "--executions", "0",
+                      "--trace-fingerprints"]
+            runs = {}
+            for label, extra, opt in (("off", ["--no-snapshots"], None), ("on", [], None),
+                                      ("check", [], "snapshots_check=1")):
+                p, s = ravel(args, *(common + extra), prog=prog, prog_args=pargs, options=opt)
+                ok = check(s is not None and p.returncode in (0, 1) and "error" not in s,
+                           "%s %s/%s %s: exit %d %s" % (what, mode, jobs, label, p.returncode,
+                                                       (s or {}).get("error") or p.stderr[-300:]))
+                runs[label] = s if ok else None
+            off, on, chk = runs["off"], runs["on"], runs["check"]
+            if not (off and on and chk):
+                continue
+            k_off = key(off, jobs)
+            check(key(on, jobs) == k_off, "%s %s/%s: with snapshots %r, without %r" % (
+                what, mode, jobs, key(on, jobs), k_off))
+            check(key(chk, jobs) == k_off, "%s %s/%s: checked %r, without %r" % (what, mode, jobs, key(chk, jobs), k_off))
+            snap = on["snapshots"]
+            print("%s %s/%s: %d traces, %d executions, snapshots %d taken, %d resumed" % (
+                what, mode, jobs, on["traces"], on["executions"], snap["taken"], snap["resumed"]))
+            if used:
+                check(snap["resumed"] > 0 and snap["off"] is None,
+                      "%s %s/%s: no execution started from a snapshot: %r" % (what, mode, jobs, snap))
+            else:
+                check(snap["resumed"] == 0, "%s %s/%s: snapshots used: %r" % (what, mode, jobs, snap))
+    # Off where they cannot hold the program: it reads the clock.
+    p, s = ravel(args, "--strategy", "dpor", "--executions", "100", prog=os.path.join(args.progs, "timed_wait"))
+    check(s and (s["snapshots"]["off"] or "").startswith("imports ") and s["snapshots"]["taken"] == 0,
+          "timed_wait: snapshots %r" % (s and s["snapshots"]))
+    # A race found in an execution started from a snapshot.
+    prog = os.path.join(args.progs, "snapshot_race")
+    reports = {}
+    for label, extra in (("off", ["--no-snapshots"]), ("on", [])):
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ)
+            env.pop("RAVEL_OPTIONS", None)
+            p = subprocess.run([args.ravel, "run", "--json", "--ticket-dir", d, "--strategy", "dpor", "--jobs", "1",
+                                "--executions", "0", "--no-promote-races"] + extra + ["--", prog],
+                               capture_output=True, text=True, timeout=300, env=env)
+            try:
+                s = json.loads(p.stdout)
+            except ValueError:
+                s = None
+            if not check(s and s["result"] == "bug" and len(s["bugs"]) == 1 and s["bugs"][0]["kind"] == "data-race",
+                         "snapshot_race %s: %s" % (label, p.stdout[-300:] + p.stderr[-300:])):
+                continue
+            b = s["bugs"][0]
+            # The report without the lines that name the run (seed, ticket).
+            text = [l for l in p.stderr.splitlines() if "#" in l or "races with" in l or "step" in l]
+            reports[label] = (b["message"], b["location"], b["execution"], text)
+            if label == "on":
+                check(s["snapshots"]["resumed"] > 0, "snapshot_race: no snapshot used: %r" % s["snapshots"])
+                r = subprocess.run([os.path.abspath(args.ravel), "replay", "--json", b["ticket"]],
+                                   capture_output=True, text=True,
+                                   timeout=300, env=env, cwd=d)
+                try:
+                    rs = json.loads(r.stdout)
+                except ValueError:
+                    rs = None
+                check(r.returncode == 1 and rs and rs["bugs"] and rs["bugs"][0]["kind"] == "data-race",
+                      "snapshot_race: its ticket does not replay the race: %s" % (r.stdout[-300:] + r.stderr[-300:]))
+    if len(reports) == 2:
+        check(reports["on"] == reports["off"], "snapshot_race: reports differ:\n%r\n%r" % (reports["on"], reports["off"]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group")
@@ -661,7 +766,7 @@ def main():
      "assume": group_assume, "atomic": group_atomic, "sections": group_sections, "stop": group_stop,
      "guarantees": group_guarantees, "spin": group_spin, "spin_O0": group_spin_O0, "spin_broken": group_spin_broken,
      "spin_dfs": group_spin_dfs, "qualified": group_guarantees_qualified,
-     "timeouts": group_timeouts, "bench": group_bench}[args.group](args)
+     "timeouts": group_timeouts, "bench": group_bench, "snapshots": group_snapshots}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1

@@ -36,7 +36,9 @@
 #define GUARD 4096
 
 void ravel__fiber_switch(void **save_sp, void *new_sp);
+void ravel__fiber_snap(void **save_sp, void (*fn)(void *), void *arg);
 void ravel__fiber_start(void);
+void ravel__fiber_call(void);
 RAVEL__NORETURN void ravel__fiber_main(struct ravel__worker *w);
 
 static struct ravel__worker main_worker;
@@ -256,6 +258,259 @@ void ravel__fiber_setspecific(struct ravel__worker *w, pthread_key_t k,
         RAVEL__CHECK(w->tsd != NULL);
     }
     w->tsd[k] = (void *)v;
+}
+
+/* ---- snapshots (src/rt/process/resume.c) --------------------------------
+ *
+ * A fiber at a choice point is its worker (the saved stack pointer, its
+ * binding, its errno and TLS block while switched out) and its stack
+ * from the saved stack pointer to the top: for thread 1 up to the frame
+ * that calls main (prog_top, the same address in every execution),
+ * for the others up to the top of their own stack. Every fiber but the
+ * one holding the baton is switched out already; that one is saved as a
+ * switch would save it (ravel__fiber_snap), and the copy is made from
+ * its own stack below what it saved. Putting the stacks back cannot be
+ * done on thread 1's stack, which is one of them: it is done on a small
+ * stack of its own (aux), from which the fiber that took the snapshot is
+ * switched to, and returns from its ravel__fiber_snap a second time.
+ *
+ * The pool keeps every worker for the life of the process, so a worker
+ * saved in a snapshot is still there to be put back; workers created
+ * since are idle and stay so. Stacks are copied only up to
+ * SNAP_STACK_MAX bytes each.
+ */
+#define SNAP_STACK_MAX (256u << 10)
+#define AUX_STACK (64u << 10)
+
+static bool resumed;
+static void *aux_map;
+static void *aux_dead_sp; /* contexts switched away from for good */
+
+/* What of a worker changes while it runs program threads (the rest is
+ * set when it is created). Its jmp_buf (`base`) is not kept: it is
+ * written when a thread starts on it, by the same call on the same stack
+ * frame every time, and holds the same whichever thread that is. */
+struct wsave {
+    struct ravel__worker *w; /* NULL: the slot has no worker */
+    void *(*fn)(void *);
+    void *sp, *arg, *prog_top;
+    struct ravel__plain_counts *counts;
+    uint32_t go, state, slot, last_slot, abandon;
+    int saved_errno;
+    bool started;
+    bool race_here; /* race.c: a thread started on it in this execution */
+    uint32_t stack_len; /* bytes of its stack that follow (0: none) */
+};
+
+/* The stack of worker w that a snapshot copies. */
+static bool snap_range(const struct ravel__worker *w, uintptr_t *lo,
+                       uintptr_t *hi)
+{
+    *lo = (uintptr_t)w->sp;
+    *hi = w->is_main ? (uintptr_t)w->prog_top : (uintptr_t)w->stack_hi;
+    return *lo && *hi > *lo && *hi - *lo <= SNAP_STACK_MAX;
+}
+
+struct fsave {
+    struct ravel__worker *cur;
+    uint32_t nthreads;
+    uint64_t race_exec;
+    bool ok;
+};
+
+/* Runs on the current fiber's stack, below the registers that
+ * ravel__fiber_snap saved (see above). */
+static void save_fibers(void *arg)
+{
+    struct fsave *c = arg;
+    struct {
+        struct ravel__worker *cur, *next;
+        uint32_t n;
+        int err;
+    } head = {c->cur, next_fiber, c->nthreads, errno};
+    c->ok = ravel__snap_put(&head, sizeof head) != NULL;
+    for (uint32_t t = 0; t < c->nthreads && c->ok; t++) {
+        struct ravel__worker *w = fib_of_slot(t);
+        struct wsave *ws = ravel__snap_put(NULL, sizeof *ws);
+        if (!ws) {
+            c->ok = false;
+            break;
+        }
+        memset(ws, 0, sizeof *ws);
+        if (!w)
+            continue;
+        *ws = (struct wsave){w,
+                             w->fn,
+                             w->sp,
+                             w->arg,
+                             w->prog_top,
+                             w->counts,
+                             atomic_load_explicit(&w->go, memory_order_relaxed),
+                             atomic_load_explicit(&w->state,
+                                                  memory_order_relaxed),
+                             w->slot,
+                             w->last_slot,
+                             atomic_load_explicit(&w->abandon,
+                                                  memory_order_relaxed),
+                             w->saved_errno,
+                             w->started,
+                             w->race_exec == c->race_exec,
+                             0};
+        if (ws->state != RAVEL__W_BOUND)
+            continue; /* a finished thread's worker: its binding only */
+        uintptr_t lo, hi;
+        if (!snap_range(w, &lo, &hi)) {
+            c->ok = false;
+            break;
+        }
+        ws->stack_len = (uint32_t)(hi - lo);
+        c->ok = ravel__snap_put((const void *)lo, hi - lo) != NULL;
+        /* Its TLS block: live for the caller, saved at its last switch
+         * for the others; a thread not started yet has none (its start
+         * sets it afresh). */
+        if (c->ok && tls_size && (w->is_main || w->started)) {
+            void *tls = ravel__snap_put(NULL, tls_size);
+            c->ok = tls != NULL;
+            if (tls && w == c->cur)
+                ravel__tls_save(tls);
+            else if (tls)
+                ravel__snap_copy(tls, w->tls, tls_size);
+        }
+    }
+}
+
+bool ravel__fiber_snapshot(struct ravel__worker *cur, uint32_t nthreads,
+                           uint64_t race_exec, bool *ok)
+{
+    if (!aux_map) {
+        void *m = mmap(NULL, AUX_STACK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (m == MAP_FAILED) {
+            *ok = false;
+            return false;
+        }
+        aux_map = m;
+    }
+    struct fsave c = {cur, nthreads, race_exec, false};
+    resumed = false;
+    ravel__fiber_snap(&cur->sp, save_fibers, &c);
+    if (resumed) {
+        resumed = false;
+        return true;
+    }
+    *ok = c.ok;
+    return false;
+}
+
+/* The fibers' part of two snapshots (--snapshots-check), compared but
+ * for the stacks' bytes: a stack's unwritten slots (padding, locals not
+ * yet set) hold what earlier executions left there. Returns the offset
+ * of the first difference, or SIZE_MAX. */
+size_t ravel__fiber_snap_diff(const unsigned char *a, size_t alen,
+                              const unsigned char *b, size_t blen)
+{
+    struct head {
+        struct ravel__worker *cur, *next;
+        uint32_t n;
+        int err;
+    };
+    size_t at = 0;
+#define PAD(n) (((n) + 7) & ~(size_t)7)
+#define SAME(n)                                                               \
+    do {                                                                      \
+        if (at + (n) > alen || at + (n) > blen)                               \
+            return at;                                                        \
+        for (size_t i = 0; i < (n); i++)                                      \
+            if (a[at + i] != b[at + i])                                       \
+                return at + i;                                                \
+        at += PAD(n);                                                         \
+    } while (0)
+    SAME(sizeof(struct head));
+    uint32_t n = ((const struct head *)a)->n;
+    for (uint32_t t = 0; t < n; t++) {
+        const struct wsave *ws = (const struct wsave *)(a + at);
+        SAME(sizeof *ws);
+        if (!ws->w || ws->state != RAVEL__W_BOUND)
+            continue;
+        at += PAD(ws->stack_len);
+        if (tls_size && (ws->w->is_main || ws->started))
+            SAME(tls_size);
+    }
+#undef SAME
+#undef PAD
+    return at == alen && at == blen ? SIZE_MAX : at;
+}
+
+static uint64_t race_now;
+
+/* Runs on the aux stack: the fibers back as the snapshot has them, then
+ * on as the one that took it. */
+static void load_fibers(void *arg)
+{
+    (void)arg;
+    struct {
+        struct ravel__worker *cur, *next;
+        uint32_t n;
+        int err;
+    } head;
+    ravel__snap_get_to(&head, sizeof head);
+    next_fiber = head.next;
+    for (uint32_t t = 0; t < head.n; t++) {
+        const struct wsave *ws = ravel__snap_get(sizeof *ws);
+        struct ravel__worker *w = ws->w;
+        if (t > 0)
+            by_slot[t] = w;
+        if (!w)
+            continue;
+        w->sp = ws->sp;
+        w->fn = ws->fn;
+        w->arg = ws->arg;
+        w->prog_top = ws->prog_top;
+        w->counts = ws->counts;
+        /* race.c: "started on this stack in this execution" */
+        w->race_exec = ws->race_here ? race_now : 0;
+        atomic_store_explicit(&w->go, ws->go, memory_order_relaxed);
+        atomic_store_explicit(&w->state, ws->state, memory_order_relaxed);
+        w->slot = ws->slot;
+        w->last_slot = ws->last_slot;
+        atomic_store_explicit(&w->abandon, ws->abandon, memory_order_relaxed);
+        w->saved_errno = ws->saved_errno;
+        w->started = ws->started;
+        if (ws->state != RAVEL__W_BOUND)
+            continue;
+        ravel__snap_get_to(w->sp, ws->stack_len);
+        if (tls_size && (w->is_main || ws->started)) {
+            const void *tls = ravel__snap_get(tls_size);
+            if (w == head.cur)
+                ravel__tls_load(tls);
+            else
+                ravel__snap_copy(w->tls, tls, tls_size);
+        }
+    }
+    ravel__self = head.cur;
+    errno = head.err;
+    resumed = true;
+    ravel__fiber_switch(&aux_dead_sp, head.cur->sp);
+    __builtin_unreachable();
+}
+
+void ravel__fiber_resume(uint64_t race_exec)
+{
+    race_now = race_exec;
+    /* A fresh frame on the aux stack (as fresh_context builds one) whose
+     * return goes to ravel__fiber_call: load_fibers in r13. */
+    uintptr_t top = ((uintptr_t)aux_map + AUX_STACK) & ~(uintptr_t)15;
+    uint64_t *sp = (uint64_t *)(top - 64);
+    sp[0] = 0x1F80ULL | (0x037FULL << 32);
+    sp[1] = 0;                                       /* r15 */
+    sp[2] = 0;                                       /* r14 */
+    sp[3] = (uint64_t)(uintptr_t)&load_fibers;       /* r13 */
+    sp[4] = 0;                                       /* r12 */
+    sp[5] = 0;                                       /* rbx */
+    sp[6] = 0;                                       /* rbp */
+    sp[7] = (uint64_t)(uintptr_t)&ravel__fiber_call; /* return */
+    ravel__fiber_switch(&aux_dead_sp, sp);
+    __builtin_unreachable();
 }
 
 const struct ravel__backend ravel__backend_fiber = {

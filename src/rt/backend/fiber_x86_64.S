@@ -9,6 +9,16 @@
  * backend/fiber.c whose return address is ravel__fiber_start, with its
  * worker in r12. About a dozen instructions: no system call, unlike
  * swapcontext, which also sets the signal mask.
+ *
+ * ravel__fiber_snap(void **save_sp, void (*fn)(void *), void *arg) saves
+ * the same registers in the same layout and stores the stack pointer in
+ * *save_sp, as a switch away would, but then calls fn(arg) on the same
+ * stack, below what it saved, and returns when fn does. A later
+ * ravel__fiber_switch to the stack pointer it stored, once the stack
+ * above it holds again what it held then, returns from the same call a
+ * second time (snapshots, src/rt/process/resume.c: fn copies the stack).
+ * ravel__fiber_call is the first frame of a fiber that runs a function
+ * rather than a program thread: fn in r13, its argument in r12.
  */
     .text
     .globl ravel__fiber_switch
@@ -51,5 +61,61 @@ ravel__fiber_start:
     ud2
     .cfi_endproc
     .size ravel__fiber_start, .-ravel__fiber_start
+
+    .globl ravel__fiber_snap
+    .hidden ravel__fiber_snap
+    .type ravel__fiber_snap, @function
+ravel__fiber_snap:
+    .cfi_startproc
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    subq $8, %rsp
+    .cfi_adjust_cfa_offset 8
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rdx, %rdi
+    call *%rsi
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    .cfi_adjust_cfa_offset -8
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size ravel__fiber_snap, .-ravel__fiber_snap
+
+    .globl ravel__fiber_call
+    .hidden ravel__fiber_call
+    .type ravel__fiber_call, @function
+ravel__fiber_call:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    call *%r13
+    ud2
+    .cfi_endproc
+    .size ravel__fiber_call, .-ravel__fiber_call
 
     .section .note.GNU-stack,"",@progbits

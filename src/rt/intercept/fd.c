@@ -528,6 +528,7 @@ static void plain_step(struct ravel__worker *w, uint16_t kind, int fd,
 
 RAVEL__EXPORT int close(int fd)
 {
+    ravel__snap_spoil();
     if (fd <= 2 && ravel__rt.executing)
         ravel__changed_stdio = true;
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
@@ -824,8 +825,10 @@ static ssize_t write_all(struct ravel__worker *w, int fd, const void *buf,
 
 RAVEL__EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
-    if (fd != ravel__rt.to_sv)
+    if (fd != ravel__rt.to_sv) {
         ravel__wrote_raw = true;
+        ravel__snap_spoil();
+    }
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(write)(fd, buf, n);
@@ -925,6 +928,7 @@ static ssize_t gather_write(struct ravel__worker *w, int fd,
 RAVEL__EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
     ravel__wrote_raw = true;
+    ravel__snap_spoil();
     struct ravel__worker *w = caller(RAVEL__CALLER_PC);
     if (!w || !ctl(fd))
         return REAL(writev)(fd, iov, n);

@@ -25,6 +25,18 @@
 /* pthread_t of each program thread of the current execution. */
 static pthread_t handles[RAVEL__MAX_THREADS];
 
+/* Snapshots (process/resume.c): the handles of the execution's threads. */
+bool ravel__thread_snap_put(void)
+{
+    return ravel__snap_put(handles,
+                           ravel__rt.x->nthreads * sizeof *handles) != NULL;
+}
+
+void ravel__thread_snap_get(void)
+{
+    ravel__snap_get_to(handles, ravel__rt.x->nthreads * sizeof *handles);
+}
+
 /* The thread (of this execution) that `h` names, preferring one not yet
  * joined; RAVEL__NONE if it is not one of ours. */
 static uint32_t slot_of(pthread_t h)

@@ -446,6 +446,7 @@ static int devrandom_fd(int flags)
 static int open_common(int (*real)(const char *, int, ...), const char *path,
                        int flags, mode_t mode, uint64_t pc)
 {
+    ravel__snap_spoil();
     ravel__made_fd = true;
     if (is_devrandom(path) && (flags & O_ACCMODE) == O_RDONLY &&
         virtual_here(pc)) {
@@ -486,6 +487,7 @@ RAVEL__EXPORT int openat(int dir, const char *path, int flags, ...)
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
     ravel__made_fd = true;
+    ravel__snap_spoil();
     if (is_devrandom(path) && (flags & O_ACCMODE) == O_RDONLY &&
         virtual_here(RAVEL__CALLER_PC)) {
         int fd = devrandom_fd(flags);

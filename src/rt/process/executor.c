@@ -404,6 +404,25 @@ static void capture_reset(uint64_t number)
 #endif
 }
 
+/* Runs thread 1 of the execution: main, from the start or from where a
+ * snapshot was taken (process/resume.c). Its frame is the top of thread
+ * 1's stack that a snapshot copies (prog_top): the same function called
+ * from the same place in every execution, it is at the same address,
+ * and a snapshot's copy of the frames below it is put back under it. */
+static __attribute__((noinline)) void enter_program(struct ravel__worker *w)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    w->prog_top = __builtin_frame_address(0);
+    /* The program starts with errno 0, whatever ravel's own calls since
+     * the restore left there (a nonblocking read's EAGAIN). */
+    errno = 0;
+    ravel__snap_enter(w); /* does not return when it resumes */
+    ravel__begin_main(w, rt->main_pc ? rt->main_pc
+                                     : (uint64_t)(uintptr_t)rt->main);
+    int status = rt->main(rt->argc, rt->argv, rt->envp);
+    ravel__program_exit(w, status, 0, true);
+}
+
 static void run_one(uint64_t number)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -413,6 +432,7 @@ static void run_one(uint64_t number)
     ravel__race_begin();
     x->threads[0].tid = w->tid;
     rt->strategy->ops->begin(rt->strategy, number);
+    ravel__snap_begin();
     x->spin_wake = rt->strategy->wake_spins;
     capture_reset(number);
     ravel__vtime_begin();
@@ -422,13 +442,8 @@ static void run_one(uint64_t number)
     atomic_store(&rt->sh->in_execution, 1);
     ravel__worker_bind(w, w->slot); /* rt->x is this lane's (use_lane) */
     ravel__set_executing(true);
-    if (setjmp(rt->loop) == 0) {
-        w->prog_top = __builtin_frame_address(0);
-        ravel__begin_main(w, rt->main_pc ? rt->main_pc
-                                         : (uint64_t)(uintptr_t)rt->main);
-        int status = rt->main(rt->argc, rt->argv, rt->envp);
-        ravel__program_exit(w, status, 0, true);
-    }
+    if (setjmp(rt->loop) == 0)
+        enter_program(w);
     ravel__set_executing(false);
     /* --memory-model rc11: what the strategies count (src/rt/rc11.c). */
     if (x->memory_model == RAVEL__MM_RC11)

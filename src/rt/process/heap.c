@@ -372,6 +372,11 @@ RAVEL__EXPORT char *strndup(const char *s, size_t max)
 
 /* ---- between executions ------------------------------------------------ */
 
+bool ravel__heap_untouched(void)
+{
+    return !live_exec && !live_premain;
+}
+
 void ravel__heap_snapshot(void)
 {
     lock_table();

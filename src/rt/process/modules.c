@@ -245,8 +245,10 @@ static void scan(void)
             bool hooked = ravel__elf_imports(&e, "__tsan_init");
             nhooked += hooked;
             instrumented = instrumented || hooked;
-            if (instrumented)
+            if (instrumented) {
                 find_special_functions(&e, c->bias);
+                ravel__snap_check_imports(&e);
+            }
             ravel__elf_close(&e);
         }
         if (instrumented)

@@ -61,6 +61,7 @@ static char *saved_optarg;
 /* argv as main received it: the array and the strings' contents. */
 static char **argv_copy;
 static char **argv_strings;
+static size_t *argv_len; /* of each string, its terminator included */
 /* File descriptors open before the first execution. */
 static unsigned char *fd_open;
 static int fd_limit;
@@ -283,10 +284,12 @@ void ravel__reset_snapshot(void)
     int argc = ravel__rt.argc;
     argv_copy = REAL(calloc)((size_t)argc + 1, sizeof *argv_copy);
     argv_strings = REAL(calloc)((size_t)argc + 1, sizeof *argv_strings);
-    RAVEL__CHECK(argv_copy && argv_strings);
+    argv_len = REAL(calloc)((size_t)argc + 1, sizeof *argv_len);
+    RAVEL__CHECK(argv_copy && argv_strings && argv_len);
     for (int i = 0; i < argc; i++) {
         argv_copy[i] = ravel__rt.argv[i];
         size_t n = strlen(ravel__rt.argv[i]) + 1;
+        argv_len[i] = n;
         argv_strings[i] = REAL(malloc)(n);
         RAVEL__CHECK(argv_strings[i] != NULL);
         memcpy(argv_strings[i], ravel__rt.argv[i], n);
@@ -354,6 +357,40 @@ void ravel__reset_restore(void)
     }
     ravel__rt.argv[ravel__rt.argc] = NULL;
     errno = 0;
+}
+
+/* Snapshots (process/resume.c): the globals as they are now, and argv
+ * (its array and strings, which live above main's frames). */
+size_t ravel__reset_data_size(void)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < data.n; i++)
+        n += data.hi[i] - data.lo[i];
+    return n;
+}
+
+bool ravel__reset_snap_put(void)
+{
+    for (unsigned i = 0; i < data.n; i++)
+        if (!ravel__snap_put((const void *)data.lo[i], data.hi[i] - data.lo[i]))
+            return false;
+    int argc = ravel__rt.argc;
+    if (!ravel__snap_put(ravel__rt.argv, ((size_t)argc + 1) * sizeof(char *)))
+        return false;
+    for (int i = 0; i < argc; i++)
+        if (!ravel__snap_put(argv_copy[i], argv_len[i]))
+            return false;
+    return true;
+}
+
+void ravel__reset_snap_get(void)
+{
+    for (unsigned i = 0; i < data.n; i++)
+        ravel__snap_get_to((void *)data.lo[i], data.hi[i] - data.lo[i]);
+    int argc = ravel__rt.argc;
+    ravel__snap_get_to(ravel__rt.argv, ((size_t)argc + 1) * sizeof(char *));
+    for (int i = 0; i < argc; i++)
+        ravel__snap_get_to(argv_copy[i], argv_len[i]);
 }
 
 bool ravel__stack_owner(uint64_t addr, uint32_t *slot, uint64_t *depth)

@@ -738,14 +738,18 @@ static void profile_line(struct ravel__strbuf *sb, uint64_t execs)
 {
     struct profile p = profile_of(execs);
     double t = p.total > 0 ? p.total : 1;
+    const struct ravel__shared *sh = ravel__rt.sh;
     ravel__sb_printf(sb,
                      "ravel: profile, per execution: %.2f us = program and "
                      "thread switches %.2f (%.0f%%), strategy choices %.2f "
                      "(%.0f%%), analysis after %.2f (%.0f%%), restoring the "
-                     "program %.2f (%.0f%%)\n",
+                     "program %.2f (%.0f%%); %llu of %llu executions started "
+                     "from a snapshot (%llu taken)\n",
                      p.total, p.run, 100 * p.run / t, p.choose,
                      100 * p.choose / t, p.end, 100 * p.end / t, p.reset,
-                     100 * p.reset / t);
+                     100 * p.reset / t, (unsigned long long)sh->snap_resumed,
+                     (unsigned long long)execs,
+                     (unsigned long long)sh->snap_taken);
 }
 
 /*
@@ -1040,6 +1044,15 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
     ravel__sb_printf(&sb, "{\"reads\":%llu,\"writes\":%llu}",
                      (unsigned long long)sh->plain_reads,
                      (unsigned long long)sh->plain_writes);
+    ravel__json_key(&sb, &first, "snapshots");
+    ravel__sb_printf(&sb, "{\"taken\":%llu,\"resumed\":%llu,\"off\":",
+                     (unsigned long long)sh->snap_taken,
+                     (unsigned long long)sh->snap_resumed);
+    if (sh->snap_off[0])
+        ravel__json_str(&sb, sh->snap_off);
+    else
+        ravel__sb_add(&sb, "null");
+    ravel__sb_add(&sb, "}");
     ravel__json_key(&sb, &first, "promoted_locations");
     ravel__sb_printf(&sb, "%u", rt->common->npromoted);
     ravel__json_key(&sb, &first, "promoted_variables");
@@ -1828,6 +1841,8 @@ static void merge_lanes(void)
         to->prof_choose += from->prof_choose;
         to->prof_end += from->prof_end;
         to->plain_reads += from->plain_reads;
+        to->snap_taken += from->snap_taken;
+        to->snap_resumed += from->snap_resumed;
         to->plain_writes += from->plain_writes;
         to->blocked_runs += from->blocked_runs;
         to->cut_runs += from->cut_runs;

@@ -86,6 +86,9 @@ bool ravel__defer_on;
 static struct deferred *dlog;
 static struct note *table;
 static uint32_t nlog, nnotes, gen;
+/* The table's slots in use this execution, in the order they were
+ * taken (for snapshots: the notes are all that changes in the table). */
+static uint16_t used_slot[TABLE_SIZE / 2];
 static bool unavailable;
 
 void ravel__defer_begin(void)
@@ -133,7 +136,7 @@ note_granule(uint32_t t, uint64_t g, bool atomic, bool write)
     if (n->gen != gen) {
         if (nnotes >= TABLE_SIZE / 2)
             return false;
-        nnotes++;
+        used_slot[nnotes++] = (uint16_t)i;
         *n = (struct note){.key = g, .gen = gen};
     }
     uint64_t against = atomic ? (write ? n->plain : n->plain_wrote)
@@ -302,4 +305,36 @@ bool ravel__defer_section(uint32_t t, bool begin)
     e->slot = t;
     e->flags = begin ? D_BEGIN : 0;
     return true;
+}
+
+/* Snapshots (src/rt/process/resume.c): while deferred, the detector's
+ * state is the log's length (its entries are what every execution
+ * through the same choices logs alike) and the notes. */
+bool ravel__defer_snap_put(void)
+{
+    if (!ravel__snap_put(&nlog, sizeof nlog) ||
+        !ravel__snap_put(&nnotes, sizeof nnotes) ||
+        !ravel__snap_put(used_slot, nnotes * sizeof *used_slot))
+        return false;
+    for (uint32_t k = 0; k < nnotes; k++) {
+        struct note *n = ravel__snap_put(&table[used_slot[k]], sizeof *table);
+        if (!n)
+            return false;
+        n->gen = 0; /* this execution's: set again when put back */
+    }
+    return true;
+}
+
+/* After ravel__defer_begin began this execution deferred, as the one the
+ * snapshot was taken in was. */
+void ravel__defer_snap_get(void)
+{
+    ravel__snap_get_to(&nlog, sizeof nlog);
+    ravel__snap_get_to(&nnotes, sizeof nnotes);
+    ravel__snap_get_to(used_slot, nnotes * sizeof *used_slot);
+    for (uint32_t k = 0; k < nnotes; k++) {
+        struct note *n = &table[used_slot[k]];
+        ravel__snap_get_to(n, sizeof *n);
+        n->gen = gen;
+    }
 }

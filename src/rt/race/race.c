@@ -221,6 +221,18 @@ void ravel__race_obj_clock_set(uint32_t o, const uint32_t *in, uint32_t n)
 /* Executions begun in this process (ravel__race_thread_start). */
 static uint64_t race_execs;
 
+uint64_t ravel__race_exec_count(void)
+{
+    return race_execs;
+}
+
+/* An execution started from a snapshot (process/resume.c): whether a
+ * thread runs alone follows from the threads it put back. */
+void ravel__race_resumed(void)
+{
+    update_alone(ravel__rt.x);
+}
+
 void ravel__race_begin(void)
 {
     race_execs++;
