@@ -350,6 +350,13 @@ struct ravel__worker {
     /* race.c: the execution (ravel__race_begin's count) whose thread last
      * started on this stack; 0 for none */
     uint64_t race_exec;
+    /* Snapshots (fiber.c): times it was switched to or bound, and a copy
+     * of its stack in a snapshot that its stack still equals while that
+     * count and its saved stack pointer stay as they were then (NULL:
+     * none). */
+    uint32_t ran, snap_ran;
+    const unsigned char *snap_copy;
+    void *snap_sp;
 };
 
 /* The worker running on this OS thread (NULL: not one of ravel's).
@@ -871,6 +878,10 @@ bool ravel__fiber_snapshot(struct ravel__worker *cur, uint32_t nthreads,
                            uint64_t race_exec, bool *ok);
 size_t ravel__fiber_snap_diff(const unsigned char *a, size_t alen,
                               const unsigned char *b, size_t blen);
+/* The snapshots' bytes from `above` on are gone (dropped, or not kept):
+ * stacks refer to none of them any more; nor thread 1's, which ran
+ * ravel's own code since (backend/fiber.c). */
+void ravel__fiber_snap_forget(const unsigned char *above);
 RAVEL__NORETURN void ravel__fiber_resume(uint64_t race_exec);
 
 /* Where an execution's heap block came from (for race reports). */

@@ -60,6 +60,7 @@ static void fswitch(struct ravel__worker *from, struct ravel__worker *to)
     from->saved_errno = errno;
     errno = to->saved_errno;
     ravel__self = to;
+    to->ran++;
     ravel__fiber_switch(&from->sp, to->sp);
 }
 
@@ -219,6 +220,7 @@ static void fib_bind(struct ravel__worker *w, uint32_t slot)
         memset(w->tsd, 0, PTHREAD_KEYS_MAX * sizeof *w->tsd);
     by_slot[slot] = w;
     fresh_context(w);
+    w->ran++;
     atomic_store(&w->state, RAVEL__W_BOUND);
 }
 
@@ -278,6 +280,16 @@ void ravel__fiber_setspecific(struct ravel__worker *w, pthread_key_t k,
  * saved in a snapshot is still there to be put back; workers created
  * since are idle and stay so. Stacks are copied only up to
  * SNAP_STACK_MAX bytes each.
+ *
+ * A fiber's stack changes only while it runs: a parked one is as it was
+ * at the last snapshot, and a snapshot refers to that one's copy instead
+ * of copying it again (w->snap_copy: valid while the worker was neither
+ * switched to nor bound since, w->ran). Nor does starting from a
+ * snapshot copy back a stack that still holds the copy. Thread 1's
+ * stack is the executor's own between executions: it is always put back.
+ * On lastzero(15), sixteen threads of which few run between two
+ * snapshots, the executor runs 200,800 instructions per execution with
+ * snapshots and 236,200 without (callgrind).
  */
 #define SNAP_STACK_MAX (256u << 10)
 #define AUX_STACK (64u << 10)
@@ -299,7 +311,10 @@ struct wsave {
     int saved_errno;
     bool started;
     bool race_here; /* race.c: a thread started on it in this execution */
-    uint32_t stack_len; /* bytes of its stack that follow (0: none) */
+    uint32_t stack_len; /* bytes of its stack */
+    /* Last (not compared by --snapshots-check): where the copy is, in
+     * this snapshot or an older one below it. */
+    const unsigned char *stack;
 };
 
 /* The stack of worker w that a snapshot copies. */
@@ -355,7 +370,8 @@ static void save_fibers(void *arg)
                              w->saved_errno,
                              w->started,
                              w->race_exec == c->race_exec,
-                             0};
+                             0,
+                             NULL};
         if (ws->state != RAVEL__W_BOUND)
             continue; /* a finished thread's worker: its binding only */
         uintptr_t lo, hi;
@@ -364,7 +380,17 @@ static void save_fibers(void *arg)
             break;
         }
         ws->stack_len = (uint32_t)(hi - lo);
-        c->ok = ravel__snap_put((const void *)lo, hi - lo) != NULL;
+        if (w != c->cur && w->snap_copy && w->snap_ran == w->ran &&
+            w->snap_sp == w->sp) {
+            ws->stack = w->snap_copy; /* unchanged since that copy */
+        } else {
+            ws->stack = ravel__snap_put((const void *)lo, hi - lo);
+            c->ok = ws->stack != NULL;
+            /* The caller runs on: its stack changes without a switch. */
+            w->snap_copy = w == c->cur ? NULL : ws->stack;
+            w->snap_ran = w->ran;
+            w->snap_sp = w->sp;
+        }
         /* Its TLS block: live for the caller, saved at its last switch
          * for the others; a thread not started yet has none (its start
          * sets it afresh). */
@@ -404,8 +430,9 @@ bool ravel__fiber_snapshot(struct ravel__worker *cur, uint32_t nthreads,
 
 /* The fibers' part of two snapshots (--snapshots-check), compared but
  * for the stacks' bytes: a stack's unwritten slots (padding, locals not
- * yet set) hold what earlier executions left there. Returns the offset
- * of the first difference, or SIZE_MAX. */
+ * yet set) hold what earlier executions left there. One may refer to an
+ * older snapshot's copy where the other has its own. Returns the offset
+ * in a of the first difference, or SIZE_MAX. */
 size_t ravel__fiber_snap_diff(const unsigned char *a, size_t alen,
                               const unsigned char *b, size_t blen)
 {
@@ -414,31 +441,53 @@ size_t ravel__fiber_snap_diff(const unsigned char *a, size_t alen,
         uint32_t n;
         int err;
     };
-    size_t at = 0;
 #define PAD(n) (((n) + 7) & ~(size_t)7)
+    size_t ia = 0, ib = 0;
+    /* n bytes at ia and ib alike; then past them */
 #define SAME(n)                                                               \
     do {                                                                      \
-        if (at + (n) > alen || at + (n) > blen)                               \
-            return at;                                                        \
+        if (ia + (n) > alen || ib + (n) > blen)                               \
+            return ia;                                                        \
         for (size_t i = 0; i < (n); i++)                                      \
-            if (a[at + i] != b[at + i])                                       \
-                return at + i;                                                \
-        at += PAD(n);                                                         \
+            if (a[ia + i] != b[ib + i])                                       \
+                return ia + i;                                                \
     } while (0)
     SAME(sizeof(struct head));
     uint32_t n = ((const struct head *)a)->n;
+    ia += PAD(sizeof(struct head));
+    ib += PAD(sizeof(struct head));
     for (uint32_t t = 0; t < n; t++) {
-        const struct wsave *ws = (const struct wsave *)(a + at);
-        SAME(sizeof *ws);
-        if (!ws->w || ws->state != RAVEL__W_BOUND)
+        SAME(offsetof(struct wsave, stack));
+        const struct wsave *wa = (const struct wsave *)(a + ia),
+                           *wb = (const struct wsave *)(b + ib);
+        ia += PAD(sizeof *wa);
+        ib += PAD(sizeof *wb);
+        if (!wa->w || wa->state != RAVEL__W_BOUND)
             continue;
-        at += PAD(ws->stack_len);
-        if (tls_size && (ws->w->is_main || ws->started))
+        if (wa->stack == a + ia) /* its own copy, here */
+            ia += PAD(wa->stack_len);
+        if (wb->stack == b + ib)
+            ib += PAD(wb->stack_len);
+        if (tls_size && (wa->w->is_main || wa->started)) {
             SAME(tls_size);
+            ia += PAD(tls_size);
+            ib += PAD(tls_size);
+        }
     }
 #undef SAME
 #undef PAD
-    return at == alen && at == blen ? SIZE_MAX : at;
+    return ia == alen && ib == blen ? SIZE_MAX : ia;
+}
+
+/* Copies of stacks at or above `above` in the arena are gone (their
+ * snapshots were dropped, or never kept), and thread 1 ran ravel's own
+ * code since: no worker refers to them. */
+void ravel__fiber_snap_forget(const unsigned char *above)
+{
+    main_worker.snap_copy = NULL;
+    for (struct ravel__worker *w = fibers; w; w = w->next)
+        if (w->snap_copy >= above)
+            w->snap_copy = NULL;
 }
 
 static uint64_t race_now;
@@ -478,7 +527,15 @@ static void load_fibers(void *arg)
         w->started = ws->started;
         if (ws->state != RAVEL__W_BOUND)
             continue;
-        ravel__snap_get_to(w->sp, ws->stack_len);
+        if (ws->stack == ravel__snapio.p) /* its own copy, here: past it */
+            (void)ravel__snap_get(ws->stack_len);
+        if (w->is_main || w->snap_copy != ws->stack ||
+            w->snap_ran != w->ran || w->snap_sp != ws->sp)
+            ravel__snap_copy(ws->sp, ws->stack, ws->stack_len);
+        /* Its stack is that copy now, but for the one that runs on. */
+        w->snap_copy = w == head.cur ? NULL : ws->stack;
+        w->snap_ran = w->ran;
+        w->snap_sp = w->sp;
         if (tls_size && (w->is_main || ws->started)) {
             const void *tls = ravel__snap_get(tls_size);
             if (w == head.cur)

@@ -470,14 +470,16 @@ void ravel__snap_take(struct ravel__worker *w)
     bool ok = put_all(w, at, &resumed);
     if (resumed)
         return; /* a later execution, started from here (snap_enter) */
-    if (chk) {
-        if (ok)
+    if (chk || !ok) {
+        if (chk && ok)
             check_against(w, chk, sn.arena + mark, at);
-        ravel__snap_at = x->nevents + 1;
-        return;
-    }
-    if (!ok) {
-        stop_for_this_execution();
+#if defined(__x86_64__)
+        ravel__fiber_snap_forget(sn.arena + mark);
+#endif
+        if (chk)
+            ravel__snap_at = x->nevents + 1;
+        else
+            stop_for_this_execution();
         return;
     }
     rec.len = at[5];
@@ -499,6 +501,9 @@ void ravel__snap_begin(void)
     uint32_t kept = rt->strategy->ops->kept(rt->strategy);
     while (sn.n && (kept == RAVEL__NONE || sn.s[sn.n - 1].cursor > kept))
         sn.n--;
+#if defined(__x86_64__)
+    ravel__fiber_snap_forget(sn.arena + arena_used());
+#endif
     if (sn.n)
         sn.from = &sn.s[sn.n - 1];
     ravel__snap_at = SNAP_EVERY;
@@ -522,6 +527,9 @@ void ravel__snap_enter(struct ravel__worker *w)
         /* Not where it was taken after all: start from main, and keep
          * none of them. */
         sn.n = 0;
+#if defined(__x86_64__)
+        ravel__fiber_snap_forget(sn.arena);
+#endif
         return;
     }
     struct ravel__exec *x = rt->x;
