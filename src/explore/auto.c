@@ -237,10 +237,11 @@ static uint32_t auto_here(struct ravel__strategy *base, uint64_t *ident)
     return a->switched ? RAVEL__NONE : a->dpor->ops->here(a->dpor, ident);
 }
 
-static uint32_t auto_kept(struct ravel__strategy *base)
+static uint32_t auto_kept(struct ravel__strategy *base, uint32_t *at,
+                          bool *more)
 {
     struct autos *a = (struct autos *)base;
-    return a->switched ? RAVEL__NONE : a->dpor->ops->kept(a->dpor);
+    return a->switched ? RAVEL__NONE : a->dpor->ops->kept(a->dpor, at, more);
 }
 
 static bool auto_resume(struct ravel__strategy *base, uint32_t cursor,

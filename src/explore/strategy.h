@@ -87,13 +87,16 @@ struct ravel__strategy_ops {
      * kept: after begin, the deepest such number at which this execution
      * is still the last one (the same choices before it, the same choice
      * point); RAVEL__NONE when nothing of the last execution is kept.
+     * Then *at is the number of events logged before that choice point,
+     * and *more says whether later executions will branch there too (it
+     * has alternatives left).
      * resume: this execution starts at choice `cursor`, where a snapshot
      * with this ident was taken: set the state that replaying the
      * choices before it would have left, and return true (false: it
      * cannot, and the execution runs from the start).
      */
     uint32_t (*here)(struct ravel__strategy *s, uint64_t *ident);
-    uint32_t (*kept)(struct ravel__strategy *s);
+    uint32_t (*kept)(struct ravel__strategy *s, uint32_t *at, bool *more);
     bool (*resume)(struct ravel__strategy *s, uint32_t cursor,
                    uint64_t ident);
 };

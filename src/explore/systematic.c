@@ -3100,9 +3100,18 @@ static uint32_t sys_here(struct ravel__strategy *base, uint64_t *ident)
     return c;
 }
 
-static uint32_t sys_kept(struct ravel__strategy *base)
+static uint32_t sys_kept(struct ravel__strategy *base, uint32_t *at,
+                         bool *more)
 {
-    return ((struct sys *)base)->resume_upto;
+    struct sys *s = (struct sys *)base;
+    uint32_t c = s->resume_upto;
+    if (c != RAVEL__NONE) {
+        const struct ravel__tnode *nd =
+            ravel__tree_node(s->t, my_path(s)[c].node);
+        *at = nd->step;
+        *more = has_pending(nd);
+    }
+    return c;
 }
 
 static bool sys_resume(struct ravel__strategy *base, uint32_t cursor,

@@ -66,9 +66,11 @@
  * the choices between it and where it branches.
  *
  * Which choice points. A snapshot costs about as much as replaying a few
- * steps (copying a few kilobytes), so one is taken every SNAP_EVERY
- * events, no more: an execution then replays SNAP_EVERY / 2 steps on
- * average instead of its whole prefix.
+ * steps (copying a few kilobytes), and most are never used: later
+ * executions branch at a few points. So one is taken where this
+ * execution branches when the strategy says others will branch there
+ * too (`kept`'s `more`), and otherwise only every SNAP_EVERY events: an
+ * execution replays at most that many steps beyond the last one.
  *
  * What it cannot know is what uninstrumented code keeps (the C library's
  * own state): hence the imports list. A program that reads anything the
@@ -84,10 +86,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Events between two snapshots of an execution (see above). Measured on
- * fib_bench and lastzero(15): 4 and 8 within 2% of each other, 2 and 16
- * slower. */
-#define SNAP_EVERY 8
+/* Events between two snapshots of an execution (see above). Of those
+ * taken every 8 events, 84% (fib_bench) and 92% (lastzero(15)) were
+ * never started from; with the branch point's own (sn.must), 12 and 16
+ * were the fastest on the six DPOR benchmarks, 8 and 32 up to 10%
+ * slower, none at all up to 20% (one lane, medians of 3, one run). */
+#define SNAP_EVERY 16
 /* Room for the snapshots of one path: reserved, touched as used. */
 #define ARENA_SIZE ((size_t)64 << 20)
 #define MAX_SNAPS 8192
@@ -115,7 +119,16 @@ static struct {
     const struct snap *from, *check;
     /* Events of this execution whose kinds were checked. */
     uint32_t checked;
+    /* When the next snapshot is due: SNAP_EVERY events after the last
+     * one, and at `must` (the events before the choice point this
+     * execution branches at, when later ones will branch there too). */
+    uint32_t next, must;
 } sn;
+
+static uint32_t due(void)
+{
+    return sn.next < sn.must ? sn.next : sn.must;
+}
 
 /* ---- what the run allows -------------------------------------------------- */
 
@@ -456,6 +469,8 @@ void ravel__snap_take(struct ravel__worker *w)
             /* No choice here a later execution could start at, or the
              * one this execution started from (or replayed to): the
              * next. */
+            if (sn.must <= x->nevents)
+                sn.must = UINT32_MAX;
             ravel__snap_at = x->nevents + 1;
             return;
         }
@@ -485,7 +500,10 @@ void ravel__snap_take(struct ravel__worker *w)
     rec.len = at[5];
     sn.s[sn.n++] = rec;
     rt->sh->snap_taken++;
-    ravel__snap_at = x->nevents + SNAP_EVERY;
+    sn.next = x->nevents + SNAP_EVERY;
+    if (sn.must <= x->nevents)
+        sn.must = UINT32_MAX;
+    ravel__snap_at = due();
 }
 
 /* ---- starting from one --------------------------------------------------- */
@@ -498,15 +516,22 @@ void ravel__snap_begin(void)
     ravel__snap_at = UINT32_MAX;
     if (!run_allows())
         return;
-    uint32_t kept = rt->strategy->ops->kept(rt->strategy);
+    uint32_t at = 0;
+    bool more = false;
+    uint32_t kept = rt->strategy->ops->kept(rt->strategy, &at, &more);
     while (sn.n && (kept == RAVEL__NONE || sn.s[sn.n - 1].cursor > kept))
         sn.n--;
 #if defined(__x86_64__)
     ravel__fiber_snap_forget(sn.arena + arena_used());
 #endif
-    if (sn.n)
+    uint32_t from = 0;
+    if (sn.n) {
         sn.from = &sn.s[sn.n - 1];
-    ravel__snap_at = SNAP_EVERY;
+        from = sn.from->nevents;
+    }
+    sn.next = from + SNAP_EVERY;
+    sn.must = kept != RAVEL__NONE && more && at > from ? at : UINT32_MAX;
+    ravel__snap_at = due();
 }
 
 void ravel__snap_enter(struct ravel__worker *w)
@@ -545,7 +570,7 @@ void ravel__snap_enter(struct ravel__worker *w)
     sn.checked = x->nevents;
     rt->sh->snap_resumed++;
     ravel__race_resumed();
-    ravel__snap_at = x->nevents + SNAP_EVERY;
+    ravel__snap_at = due();
     atomic_store_explicit(&rt->sh->running_tid, w->tid, memory_order_relaxed);
 #if defined(__x86_64__)
     ravel__fiber_resume(ravel__race_exec_count());
