@@ -103,6 +103,10 @@ struct sys {
     uint32_t ev_cap;
     uint32_t map_n;      /* events map_events last mapped (0: none, or
                             the scratch was reallocated since) */
+    uint32_t first_multi; /* of those, the first that is not the first of
+                             its block (RAVEL__NONE: none) */
+    uint32_t *ev_waits;  /* descriptor waits (is_wait) before each event,
+                            of those mapped */
     uint32_t nwaits;     /* descriptor waits among them (is_wait) */
     struct race *races;
     uint32_t nraces, races_cap;
@@ -693,6 +697,8 @@ static void grow_scratch(struct sys *s, uint32_t n)
     free(s->ev_vidx);
     free(s->ev_vn);
     free(s->thr_ev);
+    free(s->ev_waits);
+    s->ev_waits = malloc((cap + 1) * sizeof *s->ev_waits);
     s->ev_pidx = malloc(cap * sizeof *s->ev_pidx);
     s->blk_first = malloc(cap * sizeof *s->blk_first);
     s->blk_last = malloc(cap * sizeof *s->blk_last);
@@ -701,7 +707,7 @@ static void grow_scratch(struct sys *s, uint32_t n)
     s->ev_vn = malloc(cap * sizeof *s->ev_vn);
     s->thr_ev = malloc(cap * sizeof *s->thr_ev);
     RAVEL__CHECK(s->ev_pidx && s->blk_first && s->blk_last && s->ev_value &&
-                 s->ev_vidx && s->ev_vn && s->thr_ev);
+                 s->ev_vidx && s->ev_vn && s->thr_ev && s->ev_waits);
     s->ev_cap = cap;
     s->map_n = 0; /* what was mapped is gone */
 }
@@ -728,10 +734,11 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
     uint32_t from = s->hb_keep;
     if (from > s->map_n || from > n)
         from = 0;
-    bool multi = false;
+    /* What the last mapping found before `from` (the same events). */
+    if (from == 0 || s->first_multi >= from)
+        s->first_multi = RAVEL__NONE;
+    bool multi = s->first_multi != RAVEL__NONE;
     uint32_t pi = 0, cur = RAVEL__NONE, first = 0;
-    for (uint32_t e = 1; e < from && !multi; e++)
-        multi = s->blk_first[e] != e;
     if (from > 0) {
         cur = s->ev_pidx[from - 1];
         first = s->blk_first[from - 1];
@@ -752,14 +759,20 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
             }
             pi++;
         }
-        if (e > 0 && first != e) {
+        if (e > 0 && first != e && !multi) {
             multi = true;
+            s->first_multi = e;
         }
         s->ev_pidx[e] = cur;
         s->blk_first[e] = first;
         s->ev_value[e] = RAVEL__NONE;
     }
     s->map_n = n;
+    /* Descriptor waits (for wait_races), counted on from the prefix's. */
+    s->ev_waits[0] = 0;
+    for (uint32_t e = from; e < n; e++)
+        s->ev_waits[e + 1] = s->ev_waits[e] + is_wait(&x->events[e]);
+    s->nwaits = s->ev_waits[n];
     /* The prefix's blocks end before `from` (a block starts there, as it
      * did in the last execution). */
     for (uint32_t e = n; e-- > from;)
@@ -769,12 +782,8 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
     /* Each thread's events, in order (counting sort by thread). */
     uint32_t nt = x->nthreads;
     memset(s->thr_off, 0, (nt + 1) * sizeof *s->thr_off);
-    uint32_t nwaits = 0; /* for wait_races, in the same pass */
-    for (uint32_t e = 0; e < n; e++) {
+    for (uint32_t e = 0; e < n; e++)
         s->thr_off[x->events[e].thread + 1]++;
-        nwaits += is_wait(&x->events[e]);
-    }
-    s->nwaits = nwaits;
     for (uint32_t u = 0; u < nt; u++)
         s->thr_off[u + 1] += s->thr_off[u];
     uint32_t fill[RAVEL__HB_THREADS];
@@ -3039,6 +3048,7 @@ static void sys_destroy(struct ravel__strategy *base)
     free(s->ev_value);
     free(s->ev_vidx);
     free(s->ev_vn);
+    free(s->ev_waits);
     free(s->thr_ev);
     free(s->races);
     free(s->xsleep);
