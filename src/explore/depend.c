@@ -360,6 +360,8 @@ void ravel__hb_free(struct ravel__hb *hb)
     free(hb->rel);
     free(hb->fpsum);
     free(hb->csum);
+    free(hb->touched);
+    free(hb->ck);
     memset(hb, 0, sizeof *hb);
 }
 
@@ -385,6 +387,13 @@ hb_obj_slow(struct ravel__hb *hb, uint32_t slot)
             o->l[__builtin_ctz(m)].n = 0;
         o->mask = 0;
         o->rel = RAVEL__NONE;
+        if (hb->ntouched == hb->touched_cap) {
+            hb->touched_cap = hb->touched_cap ? 2 * hb->touched_cap : 64;
+            hb->touched = realloc(hb->touched,
+                                  hb->touched_cap * sizeof *hb->touched);
+            RAVEL__CHECK(hb->touched != NULL);
+        }
+        hb->touched[hb->ntouched++] = slot;
     }
     return o;
 }
@@ -597,6 +606,135 @@ static void clocks_reserve(struct ravel__hb *hb, uint32_t n, uint32_t stride,
     hb->stride = stride;
 }
 
+/*
+ * Checkpoints. The kept prefix's events are the last analysis's, but the
+ * state they leave (each object's lists and release clock, each thread's
+ * last event) was rebuilt from the first event at every analysis: on
+ * fib_bench, 34 of an execution's 46 events, a sixth of the analysis.
+ * So an analysis saves that state where its prefix ends, and a later one
+ * whose prefix is as long or longer starts from the deepest such
+ * checkpoint instead of from the first event. A checkpoint holds while
+ * every analysis since kept at least its prefix (the events before it
+ * are still those it saw): deeper ones are dropped at each analysis, as
+ * the snapshots of executions are (src/rt/process/resume.c). The state is
+ * saved by object identity (a thread object's slot depends on how many
+ * model objects the execution has), and only when the threads are as
+ * many as then (the clocks' width).
+ *
+ * A record, in words: at, nt, the threads' last events (nt), nrel, the
+ * release clocks (nrel x nt), the number of objects, then per object
+ * its id, mask, rel, and for each class in its mask the list's length
+ * and entries.
+ */
+static bool ck_room(struct ravel__hb *hb, size_t words)
+{
+    if (hb->ck_len + words <= hb->ck_cap)
+        return true;
+    size_t cap = hb->ck_cap ? hb->ck_cap : 1024;
+    while (cap < hb->ck_len + words)
+        cap *= 2;
+    uint32_t *p = realloc(hb->ck, cap * sizeof *p);
+    if (!p)
+        return false;
+    hb->ck = p;
+    hb->ck_cap = cap;
+    return true;
+}
+
+static void ck_save(struct ravel__hb *hb, uint32_t at, uint32_t nt)
+{
+    if (hb->nck == RAVEL__COUNT(hb->ck_at) ||
+        (hb->nck && hb->ck_at[hb->nck - 1] >= at))
+        return;
+    size_t words = 4 + nt + (size_t)hb->nrel * nt;
+    for (uint32_t i = 0; i < hb->ntouched; i++) {
+        const struct ravel__hb_obj *o = &hb->objs[hb->touched[i]];
+        words += 3;
+        for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1))
+            words += 1 + o->l[__builtin_ctz(m)].n;
+    }
+    if (!ck_room(hb, words))
+        return;
+    uint32_t *w = hb->ck + hb->ck_len;
+    *w++ = at;
+    *w++ = nt;
+    memcpy(w, hb->per_thread_last, nt * sizeof *w);
+    w += nt;
+    *w++ = hb->nrel;
+    memcpy(w, hb->rel, (size_t)hb->nrel * nt * sizeof *w);
+    w += (size_t)hb->nrel * nt;
+    *w++ = hb->ntouched;
+    for (uint32_t i = 0; i < hb->ntouched; i++) {
+        uint32_t slot = hb->touched[i];
+        const struct ravel__hb_obj *o = &hb->objs[slot];
+        *w++ = slot >= hb->obj_base ? 0x80000000u | (slot - hb->obj_base)
+                                    : slot;
+        *w++ = o->mask;
+        *w++ = o->rel;
+        for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1)) {
+            const struct hb_list *l = &o->l[__builtin_ctz(m)];
+            *w++ = l->n;
+            memcpy(w, l->ev, l->n * sizeof *w);
+            w += l->n;
+        }
+    }
+    hb->ck_at[hb->nck] = at;
+    hb->ck_start[hb->nck++] = hb->ck_len;
+    hb->ck_len += words;
+}
+
+/* The deepest checkpoint at or before `from` (those after it dropped)
+ * put back as this analysis's state; returns where it was taken, 0 when
+ * there is none to use. */
+static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
+{
+    uint32_t had = hb->nck;
+    while (hb->nck && hb->ck_at[hb->nck - 1] > from)
+        hb->nck--;
+    if (hb->nck < had) /* the kept records end where the first dropped began */
+        hb->ck_len = hb->ck_start[hb->nck];
+    if (!hb->nck)
+        return 0;
+    const uint32_t *w = hb->ck + hb->ck_start[hb->nck - 1];
+    /* Then as now: the kept events' clocks are as wide as the state's. */
+    if (w[1] != nt || hb->nt != nt)
+        return 0;
+    uint32_t at = *w++;
+    w++;
+    memcpy(hb->per_thread_last, w, nt * sizeof *w);
+    w += nt;
+    uint32_t nrel = *w++;
+    if ((size_t)nrel * nt > hb->relcap) {
+        hb->relcap = 2 * (size_t)nrel * nt + 64 * RAVEL__HB_THREADS;
+        hb->rel = realloc(hb->rel, hb->relcap * sizeof *hb->rel);
+        RAVEL__CHECK(hb->rel != NULL);
+    }
+    hb->nrel = nrel;
+    memcpy(hb->rel, w, (size_t)nrel * nt * sizeof *w);
+    w += (size_t)nrel * nt;
+    uint32_t nobj = *w++;
+    for (uint32_t i = 0; i < nobj; i++) {
+        struct ravel__hb_obj *o = hb_obj(hb, w[0]);
+        o->mask = (uint16_t)w[1];
+        o->rel = w[2];
+        w += 3;
+        for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1)) {
+            struct hb_list *l = &o->l[__builtin_ctz(m)];
+            uint32_t n = *w++;
+            if (n > l->cap) {
+                l->cap = n + 4;
+                l->ev = realloc(l->ev, l->cap * sizeof *l->ev);
+                RAVEL__CHECK(l->ev != NULL);
+            }
+            l->n = n;
+            memcpy(l->ev, w, n * sizeof *w);
+            w += n;
+        }
+    }
+    /* It stays on the stack: a later analysis may start from it too. */
+    return at;
+}
+
 int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
                       uint32_t from, ravel__race_fn race, void *ctx)
 {
@@ -631,10 +769,16 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     hb->csum_valid = sums ? n : hb->csum_valid < from ? hb->csum_valid : from;
     hb->gen++;
     hb->nrel = 0;
+    hb->ntouched = 0;
     hb->obj_base = x->nobjects;
     memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
+    /* Where the kept prefix's state is rebuilt from (checkpoints). */
+    uint32_t start = ck_load(hb, from, nt);
 
     uint32_t count[RAVEL__HB_THREADS] = {0};
+    for (uint32_t t = 0; start && t < nt; t++)
+        if (hb->per_thread_last[t])
+            count[t] = hb->tindex[hb->per_thread_last[t] - 1];
     /* A child's first event starts from its creator's clock at creation. */
     uint32_t creator_event[RAVEL__HB_THREADS];
     for (uint32_t t = 0; t < nt; t++)
@@ -644,7 +788,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     uint32_t ncap = hb->ncands;
     /* The kept prefix: only the state it leaves (per object, per
      * thread). */
-    for (uint32_t e = 0; e < from; e++) {
+    for (uint32_t e = start; e < from; e++) {
         const struct ravel__event *ev = &x->events[e];
         uint32_t t = ev->thread;
         count[t]++;
@@ -660,6 +804,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
         }
         hb->per_thread_last[t] = e + 1;
     }
+    if (from)
+        ck_save(hb, from, nt);
     for (uint32_t e = from; e < n; e++) {
         const struct ravel__event *ev = &x->events[e];
         uint32_t t = ev->thread;

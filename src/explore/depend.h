@@ -207,6 +207,17 @@ struct ravel__hb {
      * rather than allocated for each). */
     uint32_t *cands;
     uint32_t ncands;
+    /* The slots of objects this analysis met (hb_obj), in order. */
+    uint32_t *touched;
+    uint32_t ntouched, touched_cap;
+    /* Checkpoints of the state the kept prefix leaves (depend.c,
+     * "checkpoints"): a stack of records in one array of words, each
+     * with the `from` it was taken at and where it starts. */
+    uint32_t *ck;
+    size_t ck_len, ck_cap;
+    uint32_t ck_at[64];
+    size_t ck_start[64];
+    uint32_t nck;
 };
 
 /*
