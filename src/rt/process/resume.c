@@ -69,8 +69,9 @@
  * steps (copying a few kilobytes), and most are never used: later
  * executions branch at a few points. So one is taken where this
  * execution branches when the strategy says others will branch there
- * too (`kept`'s `more`), and otherwise only every SNAP_EVERY events: an
- * execution replays at most that many steps beyond the last one.
+ * too (`kept`'s `more`), and otherwise only every SNAP_EVERY events (an
+ * eighth of the events so far in a long execution, so that one of a
+ * million steps takes about 60 and not 60,000).
  *
  * What it cannot know is what uninstrumented code keeps (the C library's
  * own state): hence the imports list. A program that reads anything the
@@ -500,7 +501,10 @@ void ravel__snap_take(struct ravel__worker *w)
     rec.len = at[5];
     sn.s[sn.n++] = rec;
     rt->sh->snap_taken++;
-    sn.next = x->nevents + SNAP_EVERY;
+    /* Farther apart in a long execution: as many snapshots as steps
+     * would be memory for nothing (a few in 128 steps are used). */
+    sn.next = x->nevents +
+              (x->nevents / 8 > SNAP_EVERY ? x->nevents / 8 : SNAP_EVERY);
     if (sn.must <= x->nevents)
         sn.must = UINT32_MAX;
     ravel__snap_at = due();
