@@ -661,7 +661,8 @@ static void ck_save(struct ravel__hb *hb, uint32_t at, uint32_t nt)
     memcpy(w, hb->per_thread_last, nt * sizeof *w);
     w += nt;
     *w++ = hb->nrel;
-    memcpy(w, hb->rel, (size_t)hb->nrel * nt * sizeof *w);
+    if (hb->nrel) /* rel is NULL until the first release */
+        memcpy(w, hb->rel, (size_t)hb->nrel * nt * sizeof *w);
     w += (size_t)hb->nrel * nt;
     *w++ = hb->ntouched;
     for (uint32_t i = 0; i < hb->ntouched; i++) {
@@ -674,7 +675,8 @@ static void ck_save(struct ravel__hb *hb, uint32_t at, uint32_t nt)
         for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1)) {
             const struct hb_list *l = &o->l[__builtin_ctz(m)];
             *w++ = l->n;
-            memcpy(w, l->ev, l->n * sizeof *w);
+            if (l->n)
+                memcpy(w, l->ev, l->n * sizeof *w);
             w += l->n;
         }
     }
@@ -710,7 +712,8 @@ static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
         RAVEL__CHECK(hb->rel != NULL);
     }
     hb->nrel = nrel;
-    memcpy(hb->rel, w, (size_t)nrel * nt * sizeof *w);
+    if (nrel)
+        memcpy(hb->rel, w, (size_t)nrel * nt * sizeof *w);
     w += (size_t)nrel * nt;
     uint32_t nobj = *w++;
     for (uint32_t i = 0; i < nobj; i++) {
@@ -727,7 +730,8 @@ static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
                 RAVEL__CHECK(l->ev != NULL);
             }
             l->n = n;
-            memcpy(l->ev, w, n * sizeof *w);
+            if (n)
+                memcpy(l->ev, w, n * sizeof *w);
             w += n;
         }
     }
