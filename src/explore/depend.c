@@ -473,22 +473,8 @@ static inline __attribute__((always_inline)) void obj_push(const struct ravel__e
 }
 
 /* An event's clock starts as a copy of its thread's previous one (or
- * its creator's): a few entries, at every event analysed. A call of
- * memcpy is ravel's own interposer in the runtime and costs more than
- * the copy for a handful of threads; the empty asm keeps the compilers
- * from turning the loop back into that call. */
-static inline void clock_copy(uint32_t *restrict dst,
-                              const uint32_t *restrict src, uint32_t n)
-{
-    if (n > 8) { /* callgrind: the loop wins for 4 threads, not 11 */
-        memcpy(dst, src, n * sizeof *dst);
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        dst[i] = src[i];
-        __asm__("" : : "r"(i));
-    }
-}
+ * its creator's): a few entries, at every event analysed. */
+#define clock_copy ravel__words_copy
 
 static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
 {
@@ -543,7 +529,7 @@ static void obj_release(struct ravel__hb *hb, struct ravel__hb_obj *o,
             RAVEL__CHECK(hb->rel != NULL);
         }
         o->rel = hb->nrel++;
-        memset(&hb->rel[(size_t)o->rel * nt], 0, nt * sizeof *hb->rel);
+        ravel__words_zero(&hb->rel[(size_t)o->rel * nt], nt);
     }
     join(&hb->rel[(size_t)o->rel * nt], c, nt);
 }
@@ -658,11 +644,10 @@ static void ck_save(struct ravel__hb *hb, uint32_t at, uint32_t nt)
     uint32_t *w = hb->ck + hb->ck_len;
     *w++ = at;
     *w++ = nt;
-    memcpy(w, hb->per_thread_last, nt * sizeof *w);
+    ravel__words_copy(w, hb->per_thread_last, nt);
     w += nt;
     *w++ = hb->nrel;
-    if (hb->nrel) /* rel is NULL until the first release */
-        memcpy(w, hb->rel, (size_t)hb->nrel * nt * sizeof *w);
+    ravel__words_copy(w, hb->rel, (size_t)hb->nrel * nt);
     w += (size_t)hb->nrel * nt;
     *w++ = hb->ntouched;
     for (uint32_t i = 0; i < hb->ntouched; i++) {
@@ -675,8 +660,7 @@ static void ck_save(struct ravel__hb *hb, uint32_t at, uint32_t nt)
         for (uint16_t m = o->mask; m; m &= (uint16_t)(m - 1)) {
             const struct hb_list *l = &o->l[__builtin_ctz(m)];
             *w++ = l->n;
-            if (l->n)
-                memcpy(w, l->ev, l->n * sizeof *w);
+            ravel__words_copy(w, l->ev, l->n);
             w += l->n;
         }
     }
@@ -703,7 +687,7 @@ static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
         return 0;
     uint32_t at = *w++;
     w++;
-    memcpy(hb->per_thread_last, w, nt * sizeof *w);
+    ravel__words_copy(hb->per_thread_last, w, nt);
     w += nt;
     uint32_t nrel = *w++;
     if ((size_t)nrel * nt > hb->relcap) {
@@ -712,8 +696,7 @@ static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
         RAVEL__CHECK(hb->rel != NULL);
     }
     hb->nrel = nrel;
-    if (nrel)
-        memcpy(hb->rel, w, (size_t)nrel * nt * sizeof *w);
+    ravel__words_copy(hb->rel, w, (size_t)nrel * nt);
     w += (size_t)nrel * nt;
     uint32_t nobj = *w++;
     for (uint32_t i = 0; i < nobj; i++) {
@@ -730,8 +713,7 @@ static uint32_t ck_load(struct ravel__hb *hb, uint32_t from, uint32_t nt)
                 RAVEL__CHECK(l->ev != NULL);
             }
             l->n = n;
-            if (n)
-                memcpy(l->ev, w, n * sizeof *w);
+            ravel__words_copy(l->ev, w, n);
             w += n;
         }
     }
@@ -823,7 +805,7 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             clock_copy(c, clock_of(hb, creator_event[t]), nt);
             sum_v = sums ? hb->csum[creator_event[t]] : 0;
         } else {
-            memset(c, 0, nt * sizeof *c);
+            ravel__words_zero(c, nt);
         }
         hb->tindex[e] = ++count[t];
         /* --memory-model tso: a flush happens after the store it writes
@@ -1113,7 +1095,7 @@ static void fp_push(const struct ravel__exec *x, struct ravel__fp_obj *o,
     uint32_t *r = &l->rec[(size_t)l->n * w];
     r[0] = e;
     r[1] = ti;
-    memcpy(r + 2, c, nt * sizeof *c);
+    ravel__words_copy(r + 2, c, nt);
     l->n++;
     o->mask |= (uint16_t)(1u << cls);
 }
@@ -1180,12 +1162,12 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
         const struct ravel__event *ev = &x->events[e];
         uint32_t t = ev->thread;
         if (count[t])
-            memcpy(c, &cur[(size_t)t * nt], nt * sizeof *c);
+            ravel__words_copy(c, &cur[(size_t)t * nt], nt);
         else if (x->threads[t].create_event != RAVEL__NONE &&
                  x->threads[t].create_event < e && started[t])
-            memcpy(c, &start[(size_t)t * nt], nt * sizeof *c);
+            ravel__words_copy(c, &start[(size_t)t * nt], nt);
         else
-            memset(c, 0, nt * sizeof *c);
+            ravel__words_zero(c, nt);
         uint32_t ti = ++count[t];
 
         struct ravel__access a;
@@ -1270,7 +1252,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
                 join(&f->rel[(size_t)o->rel * nt], c, nt);
             }
         }
-        memcpy(&cur[(size_t)t * nt], c, nt * sizeof *c);
+        ravel__words_copy(&cur[(size_t)t * nt], c, nt);
         f->last[t] = e;
         /* Children created by this event start from its clock. */
         while (nextkid < nkids &&
@@ -1279,7 +1261,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
             const uint32_t *src = &cur[(size_t)x->events[
                 x->threads[k].create_event].thread * nt];
             if (x->threads[k].create_event == e)
-                memcpy(&start[(size_t)k * nt], src, nt * sizeof *src);
+                ravel__words_copy(&start[(size_t)k * nt], src, nt);
             started[k] = x->threads[k].create_event == e;
         }
     }

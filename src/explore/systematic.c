@@ -781,13 +781,13 @@ static bool map_events(struct sys *s, const struct ravel__exec *x)
                              : e;
     /* Each thread's events, in order (counting sort by thread). */
     uint32_t nt = x->nthreads;
-    memset(s->thr_off, 0, (nt + 1) * sizeof *s->thr_off);
+    ravel__words_zero(s->thr_off, nt + 1);
     for (uint32_t e = 0; e < n; e++)
         s->thr_off[x->events[e].thread + 1]++;
     for (uint32_t u = 0; u < nt; u++)
         s->thr_off[u + 1] += s->thr_off[u];
     uint32_t fill[RAVEL__HB_THREADS];
-    memcpy(fill, s->thr_off, nt * sizeof *fill);
+    ravel__words_copy(fill, s->thr_off, nt);
     for (uint32_t e = 0; e < n; e++)
         s->thr_ev[fill[x->events[e].thread]++] = e;
     /* A data choice belongs to the block of its thread's event before it

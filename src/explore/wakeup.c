@@ -395,7 +395,7 @@ static void last_clock(struct ravel__wseq *v, const struct ravel__wctx *c)
 {
     uint32_t nt = c->x->nthreads;
     struct ravel__wentry *en = &v->e[v->n - 1];
-    memset(v->e2clk, 0, nt * sizeof *v->e2clk);
+    ravel__words_zero(v->e2clk, nt);
     for (uint32_t k = 0; k + 1 < v->n; k++) {
         const struct ravel__wentry *p = &v->e[k];
         if (!direct(p->thread, &p->acc, en->thread, &en->acc))

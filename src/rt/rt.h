@@ -807,8 +807,13 @@ void ravel__snap_take(struct ravel__worker *w);
 void ravel__snap_begin(void);
 void ravel__snap_enter(struct ravel__worker *w);
 struct ravel__elf;
-/* modules.c: an instrumented module's imports (resume.c's list). */
+/* modules.c: an instrumented module's imports (resume.c's list); NULL
+ * for one whose file could not be read. */
 void ravel__snap_check_imports(const struct ravel__elf *e);
+/* No instrumented module imports anything outside that list, which has
+ * no function that writes a FILE (executor.c's flush at an execution's
+ * end is then stdout's and stderr's only). */
+bool ravel__snap_imports_listed(void);
 /* The snapshot being written or read: where the next bytes go or come
  * from, and the end of the room (resume.c sets them). */
 struct ravel__snapio {

@@ -250,6 +250,8 @@ static void scan(void)
                 ravel__snap_check_imports(&e);
             }
             ravel__elf_close(&e);
+        } else if (instrumented) {
+            ravel__snap_check_imports(NULL); /* imports unknown */
         }
         if (instrumented)
             add_module(c->bias);

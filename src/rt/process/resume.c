@@ -201,10 +201,21 @@ static char foreign_import[64];
 
 void ravel__snap_check_imports(const struct ravel__elf *e)
 {
+    if (!e) {
+        if (!foreign_import[0])
+            snprintf(foreign_import, sizeof foreign_import,
+                     "a module whose imports could not be read");
+        return;
+    }
     for (size_t i = 0; i < e->nimports && !foreign_import[0]; i++)
         if (!import_ok(e->imports[i]))
             snprintf(foreign_import, sizeof foreign_import, "imports %s",
                      e->imports[i]);
+}
+
+bool ravel__snap_imports_listed(void)
+{
+    return !foreign_import[0];
 }
 
 static bool run_allows(void)
