@@ -757,11 +757,12 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
     hb->nrel = 0;
     hb->ntouched = 0;
     hb->obj_base = x->nobjects;
-    memset(hb->per_thread_last, 0, RAVEL__HB_THREADS * sizeof(uint32_t));
+    ravel__words_zero(hb->per_thread_last, nt); /* read below nt only */
     /* Where the kept prefix's state is rebuilt from (checkpoints). */
     uint32_t start = ck_load(hb, from, nt);
 
-    uint32_t count[RAVEL__HB_THREADS] = {0};
+    uint32_t count[RAVEL__HB_THREADS];
+    ravel__words_zero(count, nt);
     for (uint32_t t = 0; start && t < nt; t++)
         if (hb->per_thread_last[t])
             count[t] = hb->tindex[hb->per_thread_last[t] - 1];
@@ -837,18 +838,21 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             woken_by = 0;
         }
 
-        struct ravel__access a;
-        ravel__event_access(ev, &a);
-        hb->acc[e] = a;
+        /* Classified where it is kept, and read field by field: a copy of
+         * the whole, just written a byte and a word at a time, was a
+         * load the stores could not forward to (a tenth of this
+         * function's time in perf). */
+        struct ravel__access *ap = &hb->acc[e];
+        ravel__event_access(ev, ap);
         /* Dependent predecessors in other threads. */
         uint32_t nc = 0;
-        uint32_t need = a.global ? nt : 0;
+        uint32_t need = ap->global ? nt : 0;
         struct ravel__hb_obj *objs[2] = {NULL, NULL};
-        for (uint8_t k = 0; k < a.n; k++) /* may grow the table */
-            (void)hb_obj(hb, a.obj[k]);
-        for (uint8_t k = 0; k < a.n; k++) {
-            objs[k] = hb_obj(hb, a.obj[k]);
-            for (uint16_t m = objs[k]->mask & depends_on[a.cls[k]]; m;
+        for (uint8_t k = 0; k < ap->n; k++) /* may grow the table */
+            (void)hb_obj(hb, ap->obj[k]);
+        for (uint8_t k = 0; k < ap->n; k++) {
+            objs[k] = hb_obj(hb, ap->obj[k]);
+            for (uint16_t m = objs[k]->mask & depends_on[ap->cls[k]]; m;
                  m &= (uint16_t)(m - 1))
                 need += objs[k]->l[__builtin_ctz(m)].n;
         }
@@ -857,19 +861,23 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             cands = realloc(cands, ncap * sizeof *cands);
             RAVEL__CHECK(cands != NULL);
         }
-        if (a.global) {
+        if (ap->global) {
             for (uint32_t u = 0; u < nt; u++)
                 if (u != t && hb->per_thread_last[u])
                     cands[nc++] = hb->per_thread_last[u] - 1;
         }
-        for (uint8_t k = 0; k < a.n; k++) {
+        for (uint8_t k = 0; k < ap->n; k++) {
             struct ravel__hb_obj *o = objs[k];
-            for (uint16_t m = o->mask & depends_on[a.cls[k]]; m;
+            for (uint16_t m = o->mask & depends_on[ap->cls[k]]; m;
                  m &= (uint16_t)(m - 1)) {
                 const struct hb_list *l = &o->l[__builtin_ctz(m)];
-                for (uint32_t j = 0; j < l->n; j++)
-                    if (x->events[l->ev[j]].thread != t)
-                        cands[nc++] = l->ev[j];
+                /* Without a branch: whether a list's event is another
+                 * thread's is a coin toss to the predictor. */
+                for (uint32_t j = 0; j < l->n; j++) {
+                    uint32_t pe = l->ev[j];
+                    cands[nc] = pe;
+                    nc += x->events[pe].thread != t;
+                }
             }
         }
         if (nc > 1)
@@ -896,8 +904,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
          * The edge is added only now, after this acquisition was checked
          * against earlier ones: it must not hide the race between two
          * acquisitions, which is how the other lock order is found. */
-        for (uint8_t k = 0; k < a.n; k++) {
-            if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
+        for (uint8_t k = 0; k < ap->n; k++) {
+            if (ap->cls[k] != RAVEL__ACC_ACQUIRE && ap->cls[k] != RAVEL__ACC_SHARED)
                 continue;
             if (objs[k]->rel != RAVEL__NONE)
                 join_sum(x, c, &hb->rel[(size_t)objs[k]->rel * nt], nt, sum);
@@ -906,10 +914,10 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             hb->csum[e] = sum_v + entry_hash(x, t, hb->tindex[e]) -
                           entry_hash(x, t, c[t]);
         c[t] = hb->tindex[e];
-        for (uint8_t k = 0; k < a.n; k++) {
+        for (uint8_t k = 0; k < ap->n; k++) {
             struct ravel__hb_obj *o = objs[k];
-            obj_push(x, o, e, t, a.cls[k]);
-            if (a.cls[k] == RAVEL__ACC_RELEASE)
+            obj_push(x, o, e, t, ap->cls[k]);
+            if (ap->cls[k] == RAVEL__ACC_RELEASE)
                 obj_release(hb, o, c, nt);
         }
         hb->per_thread_last[t] = e + 1;

@@ -913,9 +913,13 @@ static void source_race(struct sys *s, const struct ravel__exec *x,
      * x log events) a race instead of a scan of every event between e1
      * and e2 (which made the analysis quadratic when races span far, as
      * in two threads taking the same many locks one after the other). */
-    uint32_t first[64] = {0};
+    /* Read for the threads of in_v, and for th2 (not cleared whole: a
+     * 256-byte clear at every race was a string instruction's start-up
+     * cost, more than the loop below). */
+    uint32_t first[64];
     uint64_t in_v = 0;
     uint32_t th2 = pd ? pd->thread : x->events[e2].thread;
+    first[th2] = 0;
     for (uint32_t u = 0; u < x->nthreads && u < 64; u++) {
         uint32_t f = next_of_thread(s, u, e1);
         if (f == RAVEL__NONE || f > e2)

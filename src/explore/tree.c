@@ -213,7 +213,11 @@ uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
         i = 1 + l * t->lane_nodes + ln->node_top++;
     }
     struct ravel__tnode *nd = ravel__tree_node(t, i);
-    memset(nd, 0, sizeof *nd);
+    /* Copied from a zero node: seven vector stores, where a memset of
+     * its 112 bytes was a string instruction, a third of the cost of
+     * taking a node (perf). */
+    static const struct ravel__tnode zero;
+    *nd = zero;
     atomic_store_explicit(&nd->refs, 1, memory_order_relaxed);
     return i;
 }

@@ -233,7 +233,9 @@ static bool notdep(struct ravel__wseq *v, const struct ravel__wctx *c,
      * as a whole, and so is what happens after it. So is a block with a
      * wait that needs a unit posted after s (only followed when there are
      * waits: this loop is also the general form of the one above). */
-    struct sem_count sc = {.n = 0};
+    struct sem_count sc; /* its arrays are read up to n only */
+    sc.n = 0;
+    sc.overflow = false;
     /* ex_hb: what happens-before alone excludes. Where a wait left out
      * for its unit is what puts e2 after s, the reversal is not given up
      * silently: another post might serve the wait, and no race moves
