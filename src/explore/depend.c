@@ -844,15 +844,21 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
          * function's time in perf). */
         struct ravel__access *ap = &hb->acc[e];
         ravel__event_access(ev, ap);
+        /* In locals, loaded at their own widths: through the pointer every
+         * store below (a byte is any object's alias) would load them again. */
+        const uint8_t na = ap->n;
+        const bool glob = ap->global;
+        const uint32_t aobj[2] = {ap->obj[0], ap->obj[1]};
+        const uint8_t acls[2] = {ap->cls[0], ap->cls[1]};
         /* Dependent predecessors in other threads. */
         uint32_t nc = 0;
-        uint32_t need = ap->global ? nt : 0;
+        uint32_t need = glob ? nt : 0;
         struct ravel__hb_obj *objs[2] = {NULL, NULL};
-        for (uint8_t k = 0; k < ap->n; k++) /* may grow the table */
-            (void)hb_obj(hb, ap->obj[k]);
-        for (uint8_t k = 0; k < ap->n; k++) {
-            objs[k] = hb_obj(hb, ap->obj[k]);
-            for (uint16_t m = objs[k]->mask & depends_on[ap->cls[k]]; m;
+        for (uint8_t k = 0; k < na; k++) /* may grow the table */
+            (void)hb_obj(hb, aobj[k]);
+        for (uint8_t k = 0; k < na; k++) {
+            objs[k] = hb_obj(hb, aobj[k]);
+            for (uint16_t m = objs[k]->mask & depends_on[acls[k]]; m;
                  m &= (uint16_t)(m - 1))
                 need += objs[k]->l[__builtin_ctz(m)].n;
         }
@@ -861,14 +867,14 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             cands = realloc(cands, ncap * sizeof *cands);
             RAVEL__CHECK(cands != NULL);
         }
-        if (ap->global) {
+        if (glob) {
             for (uint32_t u = 0; u < nt; u++)
                 if (u != t && hb->per_thread_last[u])
                     cands[nc++] = hb->per_thread_last[u] - 1;
         }
-        for (uint8_t k = 0; k < ap->n; k++) {
+        for (uint8_t k = 0; k < na; k++) {
             struct ravel__hb_obj *o = objs[k];
-            for (uint16_t m = o->mask & depends_on[ap->cls[k]]; m;
+            for (uint16_t m = o->mask & depends_on[acls[k]]; m;
                  m &= (uint16_t)(m - 1)) {
                 const struct hb_list *l = &o->l[__builtin_ctz(m)];
                 /* Without a branch: whether a list's event is another
@@ -904,8 +910,8 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
          * The edge is added only now, after this acquisition was checked
          * against earlier ones: it must not hide the race between two
          * acquisitions, which is how the other lock order is found. */
-        for (uint8_t k = 0; k < ap->n; k++) {
-            if (ap->cls[k] != RAVEL__ACC_ACQUIRE && ap->cls[k] != RAVEL__ACC_SHARED)
+        for (uint8_t k = 0; k < na; k++) {
+            if (acls[k] != RAVEL__ACC_ACQUIRE && acls[k] != RAVEL__ACC_SHARED)
                 continue;
             if (objs[k]->rel != RAVEL__NONE)
                 join_sum(x, c, &hb->rel[(size_t)objs[k]->rel * nt], nt, sum);
@@ -914,10 +920,10 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             hb->csum[e] = sum_v + entry_hash(x, t, hb->tindex[e]) -
                           entry_hash(x, t, c[t]);
         c[t] = hb->tindex[e];
-        for (uint8_t k = 0; k < ap->n; k++) {
+        for (uint8_t k = 0; k < na; k++) {
             struct ravel__hb_obj *o = objs[k];
-            obj_push(x, o, e, t, ap->cls[k]);
-            if (ap->cls[k] == RAVEL__ACC_RELEASE)
+            obj_push(x, o, e, t, acls[k]);
+            if (acls[k] == RAVEL__ACC_RELEASE)
                 obj_release(hb, o, c, nt);
         }
         hb->per_thread_last[t] = e + 1;
