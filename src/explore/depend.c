@@ -877,13 +877,9 @@ int ravel__hb_compute(struct ravel__hb *hb, const struct ravel__exec *x,
             for (uint16_t m = o->mask & depends_on[acls[k]]; m;
                  m &= (uint16_t)(m - 1)) {
                 const struct hb_list *l = &o->l[__builtin_ctz(m)];
-                /* Without a branch: whether a list's event is another
-                 * thread's is a coin toss to the predictor. */
-                for (uint32_t j = 0; j < l->n; j++) {
-                    uint32_t pe = l->ev[j];
-                    cands[nc] = pe;
-                    nc += x->events[pe].thread != t;
-                }
+                for (uint32_t j = 0; j < l->n; j++)
+                    if (x->events[l->ev[j]].thread != t)
+                        cands[nc++] = l->ev[j];
             }
         }
         if (nc > 1)

@@ -207,13 +207,14 @@ uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
         if (i != RAVEL__NIL)
             atomic_store_explicit(head, ravel__tree_node(t, i)->wut,
                                   memory_order_relaxed);
-    }
-    while (t->nlanes > 1 && i != RAVEL__NIL) {
-        uint32_t next = ravel__tree_node(t, i)->wut;
-        if (atomic_compare_exchange_weak_explicit(head, &i, next,
-                                                  memory_order_acquire,
-                                                  memory_order_acquire))
-            break;
+    } else {
+        while (i != RAVEL__NIL) {
+            uint32_t next = ravel__tree_node(t, i)->wut;
+            if (atomic_compare_exchange_weak_explicit(head, &i, next,
+                                                      memory_order_acquire,
+                                                      memory_order_acquire))
+                break;
+        }
     }
     if (i == RAVEL__NIL) {
         if (ln->node_top >= t->lane_nodes)

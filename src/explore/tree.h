@@ -148,7 +148,8 @@ struct __attribute__((aligned(64))) ravel__lane {
      * without atomic sections): written by the lane only, on its own
      * cache lines; the totals are their sums (ravel__tree_count). */
     _Atomic uint64_t executions, blocked, complete, complete_plain;
-    uint32_t free_nodes; /* its node pool's free list (lock-free push; plain with one lane) */
+    uint32_t free_nodes; /* its node pool's free list (lock-free push;
+                            plain loads and stores with one lane) */
     uint32_t node_top;   /* nodes of its pool ever handed out */
 };
 

@@ -71,7 +71,7 @@
  * execution branches when the strategy says others will branch there
  * too (`kept`'s `more`), and otherwise only every SNAP_EVERY events (an
  * eighth of the events so far in a long execution, so that one of a
- * million steps takes about 60 and not 60,000).
+ * million steps takes about 85 and not 60,000).
  *
  * What it cannot know is what uninstrumented code keeps (the C library's
  * own state): hence the imports list. A program that reads anything the
