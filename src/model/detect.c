@@ -84,7 +84,7 @@ _Static_assert(RAVEL__MAX_THREADS <= 1u << (64 - RAVEL__DET_TID_SHIFT),
  * and cells of different sites may merge (neither can invent a race). */
 #define ORIGINS (1u << RAVEL__DET_ORIGIN_BITS)
 #define ORIGIN_HASH (ORIGINS * 2)
-#define ORIGIN_CACHE 4096
+#define ORIGIN_CACHE RAVEL__DET_ORIGIN_CACHE
 
 struct origin {
     uint64_t pc;
@@ -92,13 +92,9 @@ struct origin {
     uint32_t pad;
 };
 
-/* Direct-mapped cache in front of the hash table: an access site's
- * origin is found with two compares (a zeroed entry is origin 0). */
-struct origin_cached {
-    uint64_t pc;
-    uint32_t stack;
-    uint32_t id;
-};
+/* In front of the hash table, the direct-mapped cache of detect.h
+ * (struct ravel__det_origin_cached): an access site's origin is found
+ * with two compares (a zeroed entry is origin 0). */
 
 struct mid {
     struct ravel__det_leaf *leaf[1u << MID_BITS];
@@ -108,7 +104,6 @@ struct ravel__detector {
     struct ravel__det_hot hot; /* first: what the inline check reads */
     struct ravel__det_mem mem;
     size_t mapped;
-    uint32_t gen;        /* grows at every execution start and reset */
     uint32_t width;      /* threads created in this execution */
     uint32_t high;       /* the largest width of any execution so far:
                             no clock entry at or above it was ever set */
@@ -132,7 +127,6 @@ struct ravel__detector {
     struct origin *org;         /* ORIGINS entries; 0 is (0, 0) */
     uint32_t *org_hash;         /* ORIGIN_HASH: origin id, 0 empty */
     uint32_t norg;
-    struct origin_cached *oc;   /* ORIGIN_CACHE entries */
 };
 
 static void *map(struct ravel__detector *d, size_t bytes)
@@ -163,11 +157,11 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->leaves = map(d, sizeof(struct ravel__det_leaf *) * d->cap_leaves);
     d->org = map(d, sizeof(struct origin) * ORIGINS);
     d->org_hash = map(d, sizeof(uint32_t) * ORIGIN_HASH);
-    d->oc = map(d, sizeof(struct origin_cached) * ORIGIN_CACHE);
+    d->hot.oc = map(d, sizeof(struct ravel__det_origin_cached) * ORIGIN_CACHE);
     d->norg = 1;
     if (!d->top || !d->hot.thr || !d->obj_stamp || !d->obj_stamp1 ||
         !d->obj_clock || !d->arena ||
-        !d->overflow || !d->leaves || !d->org || !d->org_hash || !d->oc)
+        !d->overflow || !d->leaves || !d->org || !d->org_hash || !d->hot.oc)
         return NULL;
     return d;
 }
@@ -184,14 +178,14 @@ static void wrap(struct ravel__detector *d)
         memset(d->leaves[i], 0, sizeof *d->leaves[i]);
     memset(d->obj_stamp, 0, sizeof(uint32_t) * (d->max_objects + 1));
     memset(d->obj_stamp1, 0, sizeof(uint32_t) * (d->max_objects + 1));
-    d->gen = 1;
+    d->hot.gen = 1;
 }
 
 static uint32_t next_gen(struct ravel__detector *d)
 {
-    if (RAVEL__UNLIKELY(d->gen >= UINT32_MAX - 4))
+    if (RAVEL__UNLIKELY(d->hot.gen >= UINT32_MAX - 4))
         wrap(d);
-    return ++d->gen;
+    return ++d->hot.gen;
 }
 
 /* Zeroing and copying clocks, an entry per thread of the execution, at
@@ -716,9 +710,8 @@ origin_intern(struct ravel__detector *d, uint64_t pc, uint32_t stack)
 static inline uint32_t origin_of(struct ravel__detector *d, uint64_t pc,
                                  uint32_t stack)
 {
-    struct origin_cached *c =
-        &d->oc[(pc ^ (pc >> 11) ^ (stack * 0x9e3779b1u)) &
-               (ORIGIN_CACHE - 1)];
+    struct ravel__det_origin_cached *c =
+        &d->hot.oc[ravel__det_origin_slot(pc, stack)];
     if (RAVEL__LIKELY(c->pc == pc && c->stack == stack))
         return c->id;
     uint32_t id = origin_intern(d, pc, stack);
@@ -753,19 +746,24 @@ granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t ga
     uint32_t pstamp = l->page_stamp[gi >> (PAGE_BITS - 3)];
     if (g->stamp < d->hot.exec_start || g->stamp < pstamp) {
         g->mask[0] = g->mask[1] = g->mask[2] = 0;
-        g->stamp = d->gen;
+        g->stamp = d->hot.gen;
     }
     unsigned kinds = g->kinds;
     /* Fast path (loops hit it): an access of this thread in this epoch
      * already covers these bytes. A read is then nothing new (anything
      * racing with it races with that access, at the same point of the
-     * thread's history); a write neither, if it was a write and no other
-     * thread's access to these bytes came since. `checked`: the caller
-     * has just asked ravel__det_read_nothing_new, which tests exactly this
-     * on the same granule, and was told no. */
+     * thread's history); an atomic write neither, if it was a write and
+     * no other thread's access to these bytes came since. `checked`: the
+     * caller has just asked ravel__det_read_nothing_new, which tests
+     * exactly this on the same granule, and was told no. A plain write
+     * takes the pass below instead, which leaves the same answers (the
+     * write is ordered after everything of this thread) and records its
+     * own origin: what ravel__det_write_quick does inline, without this
+     * test, and the two must leave the same granule. */
     uint8_t others = 0;
     int own = -1;
-    for (unsigned i = 0; i < CELLS && !checked; i++) {
+    bool shortcut = !checked && (!write || atomic);
+    for (unsigned i = 0; i < CELLS && shortcut; i++) {
         uint8_t cm = g->mask[i];
         if (!(cm & mask))
             continue;
@@ -857,7 +855,7 @@ granule_access(struct ravel__detector *d, struct ravel__det_leaf *l, uint64_t ga
         g->kinds = (uint8_t)((kinds & ~(3u << (2 * slot))) |
                              kind << (2 * slot));
     }
-    g->stamp = d->gen;
+    g->stamp = d->hot.gen;
     return raced;
 }
 

@@ -57,10 +57,11 @@
  * up to three *cells*: (thread, epoch, byte mask, read/write/free/atomic,
  * origin), the origin being the access's (pc, stack) interned as one
  * 21-bit number, so a cell is one 64-bit word plus its mask and kind in
- * the granule's header word (32 bytes a granule). For every byte, the cells covering it are the last write and
- * the reads since then that are not ordered with each other (FastTrack's
- * read set), so an access checks only those, and partial overlaps (two
- * ints sharing a granule, an unaligned access straddling two) are exact.
+ * the granule's header word (32 bytes a granule). For every byte, the
+ * cells covering it are the last write and the reads since then that
+ * are not ordered with each other (FastTrack's read set), so an access
+ * checks only those, and partial overlaps (two ints sharing a granule,
+ * an unaligned access straddling two) are exact.
  * When a fourth cell would be needed (more than two unordered readers of
  * one granule since its last write) the oldest read cell is forgotten:
  * that can miss a race, never invent one. Shadow leaves are found through
@@ -70,9 +71,11 @@
  *     granule (32 bytes)             a leaf shadows 64 KiB (8192 granules)
  *
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
- * in this header (below) for one reason: the access hooks' inline check,
- * ravel__det_read_nothing_new, which settles most of a loop's reads
- * without a call into the detector.
+ * in this header (below) for one reason: the access hooks' inline paths,
+ * ravel__det_read_nothing_new, which settles a read that repeats one of
+ * this epoch, and ravel__det_read_quick and ravel__det_write_quick,
+ * which check and record the accesses ordered after the granule's
+ * earlier ones (a lock's), all without a call into the detector.
  *
  * Forgetting. Nothing is cleared between executions: every granule
  * carries a stamp, and a granule whose stamp is older than the execution
@@ -162,6 +165,18 @@ struct ravel__det_granule {
     uint64_t cell[RAVEL__DET_CELLS];
 };
 
+/* The header (stamp, masks, kinds) read as one little-endian word: the
+ * bit where cell 0's mask starts, and where the kinds do. */
+#define RAVEL__DET_HDR_MASK 32
+#define RAVEL__DET_HDR_KINDS 56
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+                   offsetof(struct ravel__det_granule, mask) ==
+                       RAVEL__DET_HDR_MASK / 8 &&
+                   offsetof(struct ravel__det_granule, kinds) ==
+                       RAVEL__DET_HDR_KINDS / 8 &&
+                   offsetof(struct ravel__det_granule, cell) == 8,
+               "a granule's header is one word");
+
 /* The word of thread t at epoch e, for comparing with a cell's
  * (cell & RAVEL__DET_WHO_MASK). */
 static inline uint64_t ravel__det_who(uint32_t t, uint32_t e)
@@ -192,13 +207,55 @@ struct ravel__det_leaf_cached {
     struct ravel__det_leaf *leaf;
 };
 
-/* The first member of a detector: what the inline check reads. */
+/* A direct-mapped cache of origins, in front of the detector's hash
+ * table of (pc, stack) pairs: a zeroed entry is origin 0, (0, 0). */
+#define RAVEL__DET_ORIGIN_CACHE 4096
+struct ravel__det_origin_cached {
+    uint64_t pc;
+    uint32_t stack;
+    uint32_t id;
+};
+
+static inline uint32_t ravel__det_origin_slot(uint64_t pc, uint32_t stack)
+{
+    return (uint32_t)((pc ^ (pc >> 11) ^ (stack * 0x9e3779b1u)) &
+                      (RAVEL__DET_ORIGIN_CACHE - 1));
+}
+
+/* The first member of a detector: what the inline checks read. */
 struct ravel__det_hot {
     struct ravel__det_thread_clocks *thr; /* per thread */
     uint32_t exec_start; /* generation when the execution began */
-    uint32_t pad;
+    uint32_t gen;        /* grows at every execution start and reset: a
+                            granule's stamp when written */
+    struct ravel__det_origin_cached *oc; /* RAVEL__DET_ORIGIN_CACHE */
     struct ravel__det_leaf_cached leaf[RAVEL__DET_LEAF_CACHE];
 };
+
+/* The granule of a 1-8 byte access within one granule whose leaf is in
+ * the lookup cache and which this execution has written (its stamp is
+ * not stale); NULL otherwise. What both inline checks start with. */
+static inline __attribute__((always_inline)) struct ravel__det_granule *
+ravel__det_cached_granule(const struct ravel__det_hot *h, uint64_t addr,
+                          uint64_t size)
+{
+    uint64_t off = addr & 7;
+    if (RAVEL__UNLIKELY(size - 1 >= 8 || off + size > 8))
+        return NULL;
+    uint64_t base = addr >> RAVEL__DET_LEAF_BITS;
+    const struct ravel__det_leaf_cached *e =
+        &h->leaf[base & (RAVEL__DET_LEAF_CACHE - 1)];
+    struct ravel__det_leaf *l = e->leaf;
+    if (RAVEL__UNLIKELY(e->base != base || !l))
+        return NULL;
+    uint32_t gi = (uint32_t)((addr >> 3) & (RAVEL__DET_LEAF_GRANULES - 1));
+    struct ravel__det_granule *g = &l->g[gi];
+    uint32_t stamp = g->stamp;
+    if (stamp < h->exec_start ||
+        stamp < l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)])
+        return NULL; /* stale: the full access clears it */
+    return g;
+}
 
 /*
  * Would a plain read by thread t of [addr, addr+size) find nothing to do
@@ -211,33 +268,16 @@ struct ravel__det_hot {
  * path (a loop reading back what it wrote, or reading a value twice),
  * with no call into the detector. Only accesses of 1 to 8 bytes within
  * one granule whose leaf is in the lookup cache; false otherwise.
- *
- * Writes have no such test inline: a write in a new epoch, the common
- * case, needs the detector anyway, and one it repeats is found by the
- * detector's own first test (an array loop's writes would pay for both).
+ * ravel__det_nothing_new_at asks it of the access's granule g, from
+ * ravel__det_cached_granule.
  */
 static inline __attribute__((always_inline)) bool
-ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
-                            uint64_t addr, uint64_t size)
+ravel__det_nothing_new_at(const struct ravel__det_hot *h,
+                          const struct ravel__det_granule *g, uint32_t t,
+                          uint64_t addr, uint64_t size)
 {
-    const struct ravel__det_hot *h = (const struct ravel__det_hot *)d;
-    uint64_t off = addr & 7;
-    if (RAVEL__UNLIKELY(size - 1 >= 8 || off + size > 8))
-        return false;
-    uint64_t base = addr >> RAVEL__DET_LEAF_BITS;
-    const struct ravel__det_leaf_cached *e =
-        &h->leaf[base & (RAVEL__DET_LEAF_CACHE - 1)];
-    const struct ravel__det_leaf *l = e->leaf;
-    if (RAVEL__UNLIKELY(e->base != base || !l))
-        return false;
-    uint32_t gi = (uint32_t)((addr >> 3) & (RAVEL__DET_LEAF_GRANULES - 1));
-    const struct ravel__det_granule *g = &l->g[gi];
-    uint32_t stamp = g->stamp;
-    if (stamp < h->exec_start ||
-        stamp < l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)])
-        return false; /* stale: the full access clears it */
     uint64_t who = ravel__det_who(t, h->thr[t].c[t]);
-    uint8_t mask = (uint8_t)(((1u << size) - 1) << off);
+    uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
     unsigned kinds = g->kinds;
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
         if ((g->cell[i] & RAVEL__DET_WHO_MASK) == who &&
@@ -245,6 +285,118 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
             !((kinds >> (2 * i)) & RAVEL__DET_K_ATOMIC))
             return true;
     return false;
+}
+
+static inline __attribute__((always_inline)) bool
+ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
+                            uint64_t addr, uint64_t size)
+{
+    const struct ravel__det_hot *h = (const struct ravel__det_hot *)d;
+    const struct ravel__det_granule *g =
+        ravel__det_cached_granule(h, addr, size);
+    return g && ravel__det_nothing_new_at(h, g, t, addr, size);
+}
+
+/*
+ * A plain access by thread t of [addr, addr+size) at (pc, stack) (a
+ * write when `write`, a compile-time constant), checked and recorded
+ * inline when that is simple: true when done, with the granule as
+ * ravel__det_read or ravel__det_write would have left it. Simple is: an
+ * access of 1 to 8 bytes within one granule whose leaf is in the lookup
+ * cache, a granule this execution has written (ravel__det_cached_granule
+ * found it: g), an origin in the origin cache, no race (an overlapping
+ * cell not ordered before the access is for the detector to report, if
+ * it races), and a place to record the access - the cell of this
+ * thread, epoch, origin and kind, or a cell the access empties or found
+ * empty. False otherwise, having changed nothing: then the detector does
+ * the whole access. For a read, ravel__det_nothing_new_at must have
+ * said no (ravel__det_read_quick asks it first). These are the hooks'
+ * fast paths: a loop's first access to each element in an epoch, after
+ * other threads' accesses that a lock orders before it, costs no call
+ * into the detector.
+ */
+static inline __attribute__((always_inline)) bool
+ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
+                    uint32_t t, uint64_t addr, uint64_t size, uint64_t pc,
+                    uint32_t stack, bool write)
+{
+    struct ravel__det_hot *h = (struct ravel__det_hot *)d;
+    const struct ravel__det_origin_cached *oc =
+        &h->oc[ravel__det_origin_slot(pc, stack)];
+    if (RAVEL__UNLIKELY(oc->pc != pc || oc->stack != stack))
+        return false;
+    const uint32_t *clk = h->thr[t].c;
+    uint64_t mine = ravel__det_who(t, clk[t]) |
+                    (uint64_t)oc->id << RAVEL__DET_ORIGIN_SHIFT;
+    uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
+    unsigned kind = write ? RAVEL__DET_K_WRITE : 0u;
+    /* The header word, changed in a register and stored once: the
+     * stamp, then each cell's mask (from bit RAVEL__DET_HDR_MASK), then
+     * the kinds. A write supersedes every earlier access to its bytes,
+     * so it leaves every cell's mask without them; a read, the reads
+     * ordered before it (below). */
+    uint64_t hdr;
+    __builtin_memcpy(&hdr, g, sizeof hdr);
+    uint64_t bytes = (uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK;
+    uint64_t over = hdr & bytes, next = write ? hdr & ~bytes : hdr;
+    int same = -1, empty = -1;
+#pragma GCC unroll 3
+    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
+        unsigned at = RAVEL__DET_HDR_MASK + 8 * i;
+        uint64_t c = g->cell[i];
+        unsigned ck = (unsigned)(hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u;
+        if ((over >> at) & 0xff) {
+            uint32_t ct = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
+            bool before = ct == t || (uint32_t)c <= clk[ct];
+            bool cw = ck & RAVEL__DET_K_WRITE;
+            if (!before && (write || cw))
+                return false; /* may race */
+            if (!write && !cw && before)
+                next &= ~((uint64_t)mask << at);
+        }
+        if (!((next >> at) & 0xff)) {
+            if (empty < 0)
+                empty = (int)i;
+        } else if (c == mine && ck == kind) {
+            same = (int)i; /* the last, as there */
+        }
+    }
+    unsigned slot;
+    if (same >= 0) {
+        slot = (unsigned)same;
+    } else {
+        if (empty < 0)
+            return false; /* full: the detector forgets a read */
+        slot = (unsigned)empty;
+        g->cell[slot] = mine;
+        unsigned at = RAVEL__DET_HDR_KINDS + 2 * slot;
+        next = (next & ~(3ull << at)) | (uint64_t)kind << at;
+    }
+    next |= (uint64_t)mask << (RAVEL__DET_HDR_MASK + 8 * slot);
+    next = (next & ~0xffffffffull) | h->gen;
+    __builtin_memcpy(g, &next, sizeof next);
+    return true;
+}
+
+/* The same from the address: for a read, nothing new is asked first
+ * (and true then); so false means that its answer was no. */
+static inline __attribute__((always_inline)) bool
+ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                      uint64_t size, uint64_t pc, uint32_t stack)
+{
+    struct ravel__det_hot *h = (struct ravel__det_hot *)d;
+    struct ravel__det_granule *g = ravel__det_cached_granule(h, addr, size);
+    return g && (ravel__det_nothing_new_at(h, g, t, addr, size) ||
+                 ravel__det_quick_at(d, g, t, addr, size, pc, stack, false));
+}
+
+static inline __attribute__((always_inline)) bool
+ravel__det_write_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
+                       uint64_t size, uint64_t pc, uint32_t stack)
+{
+    struct ravel__det_granule *g =
+        ravel__det_cached_granule((struct ravel__det_hot *)d, addr, size);
+    return g && ravel__det_quick_at(d, g, t, addr, size, pc, stack, true);
 }
 
 /* A detector for executions of up to max_objects model objects; NULL

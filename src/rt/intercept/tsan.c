@@ -22,10 +22,13 @@
  * in hooks_abi.h). Otherwise one call (race_read or race_write, the kind
  * a constant): a read first tests, on the shadow itself, whether the
  * thread's own access of this epoch already covers the bytes
- * (ravel__det_read_nothing_new), which settles most of a loop's reads;
- * then the detector (ravel__det_read/write), whose own first test
- * settles a repeated write. The eight hottest hooks have copies linked
- * into the executable itself (tsan_local.c), which call the same
+ * (ravel__det_nothing_new_at), which settles most of a loop's reads;
+ * then, out of line, the detector's inline path (ravel__det_quick_at)
+ * checks and records a simple access that races with nothing the
+ * granule remembers (a loop's first access to each element after
+ * another thread's, under a lock); only what it leaves calls the
+ * detector (ravel__det_read/write). The eight hottest hooks have copies
+ * linked into the executable itself (tsan_local.c), which call the same
  * functions through ravel__hook_read/write/quiet: these here serve
  * shared libraries and executables linked without them.
  *
@@ -203,26 +206,86 @@ race_check(struct ravel__worker *w, const void *a, uint64_t size, bool write,
         ravel__race_plain_race(w, a, size, write, pc, &hit);
 }
 
-/* A read's side: first the inline test, on the shadow itself, whether
- * the thread's own access of this epoch already covers the bytes (most
- * reads of a loop: nothing to check or record). Not when accesses may be
- * promoted to steps (a promoted read is a step even when it is nothing
- * new); in an ignore section nothing new is nothing to ignore either. */
 static __attribute__((noinline)) void
 race_read_full(const void *a, uint64_t size, uint64_t pc)
 {
     race_check(ravel__self, a, size, false, pc);
 }
 
-/* (The detector's part a tail call: the test itself saves no register.) */
+static __attribute__((noinline)) void
+race_write_full(const void *a, uint64_t size, uint64_t pc)
+{
+    race_check(ravel__self, a, size, true, pc);
+}
+
+/*
+ * A plain access's detector side: first the detector's inline path
+ * (ravel__det_quick_at), which checks and records, when the access is
+ * simple, an access that races with nothing; then the whole check
+ * (race_check). Not when accesses may be promoted to steps, in an ignore
+ * section, or while the detector's work is put off: race_check decides
+ * those. g: a read's granule, as the read's test found it (NULL: not
+ * simple); a write looks its granule up here.
+ */
+static inline __attribute__((always_inline)) void
+plain_side(const void *a, uint64_t size, uint64_t pc, bool write,
+           struct ravel__det_granule *g)
+{
+    struct ravel__worker *w = ravel__self;
+    const struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    uint64_t addr = (uint64_t)(uintptr_t)a;
+    if (RAVEL__LIKELY(!th->ignore && !ravel__defer_on &&
+                      !(ravel__rt.common->npromoted | ravel__race_nploc))) {
+        if (write)
+            g = ravel__det_cached_granule(
+                (const struct ravel__det_hot *)ravel__race_det, addr, size);
+        if (g && ravel__det_quick_at(ravel__race_det, g, w->slot, addr, size,
+                                     pc, th->stack_id, write))
+            return;
+    }
+    if (write) /* (tail calls: no frame here for the whole check's) */
+        race_write_full(a, size, pc);
+    else
+        race_read_full(a, size, pc);
+}
+
+/* A read the inline test did not settle (out of line: the test saves
+ * no register). */
+static __attribute__((noinline)) void
+read_rest(const void *a, uint64_t size, uint64_t pc,
+          struct ravel__det_granule *g)
+{
+    plain_side(a, size, pc, false, g);
+}
+
+/* A read's side: first the inline test, on the shadow itself, whether
+ * the thread's own access of this epoch already covers the bytes (most
+ * reads of a loop: nothing to check or record), then the rest, a tail
+ * call given the granule the test found. Not when accesses may be
+ * promoted to steps (a promoted read is a step even when it is nothing
+ * new); in an ignore section nothing new is nothing to ignore either. */
 static inline __attribute__((always_inline)) void
 read_side(const void *a, uint64_t size, uint64_t pc)
 {
-    if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc)) &&
-        ravel__det_read_nothing_new(ravel__race_det, ravel__self->slot,
-                                    (uint64_t)(uintptr_t)a, size))
-        return;
-    race_read_full(a, size, pc);
+    struct ravel__det_granule *g = NULL;
+    if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc))) {
+        const struct ravel__det_hot *h =
+            (const struct ravel__det_hot *)ravel__race_det;
+        uint64_t addr = (uint64_t)(uintptr_t)a;
+        g = ravel__det_cached_granule(h, addr, size);
+        if (g && ravel__det_nothing_new_at(h, g, ravel__self->slot, addr,
+                                           size))
+            return;
+    }
+    read_rest(a, size, pc, g);
+}
+
+/* A write's side: no test first (a write in a new epoch, the common
+ * case, changes the granule). */
+static inline __attribute__((always_inline)) void
+write_side(const void *a, uint64_t size, uint64_t pc)
+{
+    plain_side(a, size, pc, true, NULL);
 }
 
 static __attribute__((noinline)) void
@@ -234,7 +297,7 @@ race_read(const void *a, uint64_t size, uint64_t pc)
 static __attribute__((noinline)) void
 race_write(const void *a, uint64_t size, uint64_t pc)
 {
-    race_check(ravel__self, a, size, true, pc);
+    write_side(a, size, pc);
 }
 
 /* A read whose count reached quiet_at: the plain-spin check
@@ -260,7 +323,7 @@ RAVEL__EXPORT void ravel__hook_read(const void *a, uint64_t size, uint64_t pc)
 
 RAVEL__EXPORT void ravel__hook_write(const void *a, uint64_t size, uint64_t pc)
 {
-    race_check(ravel__self, a, size, true, pc);
+    write_side(a, size, pc);
 }
 
 RAVEL__EXPORT void ravel__hook_quiet(const void *a, uint64_t size,
