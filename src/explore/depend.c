@@ -1029,8 +1029,10 @@ uint64_t ravel__hb_fingerprint(struct ravel__hb *hb,
  * candidates, in the same order, joined the same way.
  */
 struct fp_list {
-    uint32_t *rec; /* per event, oldest first: the event, its index in
-                      its thread, its clock (nt slots): nt + 2 slots */
+    uint32_t *rec; /* per event, in no order: the event, its index in
+                      its thread, its thread (kept here: reading it from
+                      the event log was a cache miss per record), its
+                      clock (nt slots): FP_REC(nt) slots */
     uint32_t n;
     uint32_t slots; /* allocated */
 };
@@ -1077,41 +1079,45 @@ static struct ravel__fp_obj *fp_obj(struct ravel__hbfp *f, uint32_t id)
     return o;
 }
 
-/* obj_push's rule, each entry with its index and clock (records of
- * nt + 2 slots: nt is fixed during one pass, and a list is emptied
- * (gen) before another pass uses it). */
-static void fp_push(const struct ravel__exec *x, struct ravel__fp_obj *o,
-                    uint32_t e, uint32_t t, uint8_t cls, uint32_t ti,
-                    const uint32_t *c, uint32_t nt)
+/* obj_push's rule, each entry with its index, thread and clock (records
+ * of FP_REC(nt) slots: nt is fixed during one pass, and a list is
+ * emptied (gen) before another pass uses it). */
+#define FP_REC(nt) ((nt) + 3)
+
+static void fp_push(struct ravel__fp_obj *o, uint32_t e, uint32_t t,
+                    uint8_t cls, uint32_t ti, const uint32_t *c, uint32_t nt)
 {
     for (uint16_t m = o->mask & dominated[cls]; m; m &= (uint16_t)(m - 1))
         o->l[__builtin_ctz(m)].n = 0;
     o->mask &= (uint16_t)~dominated[cls];
     struct fp_list *l = &o->l[cls];
-    uint32_t w = nt + 2;
-    for (uint32_t j = 0; j < l->n; j++) {
-        if (x->events[l->rec[(size_t)j * w]].thread != t)
-            continue;
-        memmove(&l->rec[(size_t)j * w], &l->rec[(size_t)(j + 1) * w],
-                (size_t)(l->n - j - 1) * w * sizeof *l->rec);
-        l->n--;
-        break;
+    uint32_t w = FP_REC(nt);
+    uint32_t *r = NULL;
+    /* The thread's earlier record, replaced where it is: the candidates
+     * are sorted before they are joined, so the order of a list does not
+     * matter. */
+    for (uint32_t j = 0; j < l->n; j++)
+        if (l->rec[(size_t)j * w + 2] == t) {
+            r = &l->rec[(size_t)j * w];
+            break;
+        }
+    if (!r) {
+        if ((size_t)(l->n + 1) * w > l->slots) {
+            l->slots = (l->n + 1) * 2 * w;
+            l->rec = realloc(l->rec, l->slots * sizeof *l->rec);
+            RAVEL__CHECK(l->rec != NULL);
+        }
+        r = &l->rec[(size_t)l->n++ * w];
     }
-    if ((size_t)(l->n + 1) * w > l->slots) {
-        l->slots = (l->n + 1) * 2 * w;
-        l->rec = realloc(l->rec, l->slots * sizeof *l->rec);
-        RAVEL__CHECK(l->rec != NULL);
-    }
-    uint32_t *r = &l->rec[(size_t)l->n * w];
     r[0] = e;
     r[1] = ti;
-    ravel__words_copy(r + 2, c, nt);
-    l->n++;
+    r[2] = t;
+    ravel__words_copy(r + 3, c, nt);
     o->mask |= (uint16_t)(1u << cls);
 }
 
 struct fp_cand {
-    uint32_t e, ti;
+    uint32_t e, ti, t; /* the event, its index in its thread, its thread */
     const uint32_t *clk;
 };
 
@@ -1147,6 +1153,10 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
     RAVEL__CHECK(cur != NULL);
     uint32_t *start = cur + (size_t)nt * nt;
     uint32_t count[RAVEL__HB_THREADS] = {0};
+    /* The sums of entry hashes of cur's and start's clocks (clock_sum),
+     * kept as the clocks change: an event's sum then costs the entries
+     * its joins raise, not a hash of every entry. */
+    uint64_t cursum[RAVEL__HB_THREADS], startsum[RAVEL__HB_THREADS];
     /* Children by their creation events, to snapshot the creator's clock
      * at that event. */
     uint32_t kids[RAVEL__HB_THREADS], nkids = 0;
@@ -1171,13 +1181,18 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
     for (uint32_t e = 0; e < n; e++) {
         const struct ravel__event *ev = &x->events[e];
         uint32_t t = ev->thread;
-        if (count[t])
+        uint64_t sum;
+        if (count[t]) {
             ravel__words_copy(c, &cur[(size_t)t * nt], nt);
-        else if (x->threads[t].create_event != RAVEL__NONE &&
-                 x->threads[t].create_event < e && started[t])
+            sum = cursum[t];
+        } else if (x->threads[t].create_event != RAVEL__NONE &&
+                   x->threads[t].create_event < e && started[t]) {
             ravel__words_copy(c, &start[(size_t)t * nt], nt);
-        else
+            sum = startsum[t];
+        } else {
             ravel__words_zero(c, nt);
+            sum = 0;
+        }
         uint32_t ti = ++count[t];
 
         struct ravel__access a;
@@ -1205,6 +1220,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
                 if (u != t && count[u]) {
                     cands[nc].e = f->last[u];
                     cands[nc].ti = count[u];
+                    cands[nc].t = u;
                     cands[nc].clk = &cur[(size_t)u * nt];
                     nc++;
                 }
@@ -1215,11 +1231,12 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
                  m &= (uint16_t)(m - 1)) {
                 const struct fp_list *l = &o->l[__builtin_ctz(m)];
                 for (uint32_t j = 0; j < l->n; j++) {
-                    const uint32_t *r = &l->rec[(size_t)j * (nt + 2)];
-                    if (x->events[r[0]].thread != t) {
+                    const uint32_t *r = &l->rec[(size_t)j * FP_REC(nt)];
+                    if (r[2] != t) {
                         cands[nc].e = r[0];
                         cands[nc].ti = r[1];
-                        cands[nc].clk = r + 2;
+                        cands[nc].t = r[2];
+                        cands[nc].clk = r + 3;
                         nc++;
                     }
                 }
@@ -1232,21 +1249,23 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
             if (cands[j].e == prev)
                 continue;
             prev = cands[j].e;
-            if (covered(c, x->events[cands[j].e].thread, cands[j].ti))
+            if (covered(c, cands[j].t, cands[j].ti))
                 continue;
-            join(c, cands[j].clk, nt);
+            join_sum(x, c, cands[j].clk, nt, &sum);
         }
         for (uint8_t k = 0; k < a.n; k++) {
             if (a.cls[k] != RAVEL__ACC_ACQUIRE && a.cls[k] != RAVEL__ACC_SHARED)
                 continue;
             if (objs[k]->rel != RAVEL__NONE)
-                join(c, &f->rel[(size_t)objs[k]->rel * nt], nt);
+                join_sum(x, c, &f->rel[(size_t)objs[k]->rel * nt], nt,
+                         &sum);
         }
+        sum += entry_hash(x, t, ti) - entry_hash(x, t, c[t]);
         c[t] = ti;
-        fp += event_hash(x, e, &a, ti, clock_sum(x, c, nt));
+        fp += event_hash(x, e, &a, ti, sum);
         for (uint8_t k = 0; k < a.n; k++) {
             struct ravel__fp_obj *o = objs[k];
-            fp_push(x, o, e, t, a.cls[k], ti, c, nt);
+            fp_push(o, e, t, a.cls[k], ti, c, nt);
             if (a.cls[k] == RAVEL__ACC_RELEASE) {
                 if (o->rel == RAVEL__NONE) {
                     if ((size_t)(f->nrel + 1) * nt > f->relcap) {
@@ -1263,6 +1282,7 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
             }
         }
         ravel__words_copy(&cur[(size_t)t * nt], c, nt);
+        cursum[t] = sum;
         f->last[t] = e;
         /* Children created by this event start from its clock. */
         while (nextkid < nkids &&
@@ -1270,8 +1290,10 @@ int ravel__hbfp_fingerprint(struct ravel__hbfp *f, const struct ravel__exec *x,
             uint32_t k = kids[nextkid++];
             const uint32_t *src = &cur[(size_t)x->events[
                 x->threads[k].create_event].thread * nt];
-            if (x->threads[k].create_event == e)
+            if (x->threads[k].create_event == e) {
                 ravel__words_copy(&start[(size_t)k * nt], src, nt);
+                startsum[k] = cursum[x->events[e].thread];
+            }
             started[k] = x->threads[k].create_event == e;
         }
     }
