@@ -233,11 +233,12 @@ struct ravel__det_hot {
 };
 
 /* The granule of a 1-8 byte access within one granule whose leaf is in
- * the lookup cache and which this execution has written (its stamp is
- * not stale); NULL otherwise. What both inline checks start with. */
+ * the lookup cache, NULL otherwise; *live: this execution has written
+ * it (its stamp is not stale: a stale granule's cells are empty, whatever
+ * they hold). What both inline checks start with. */
 static inline __attribute__((always_inline)) struct ravel__det_granule *
-ravel__det_cached_granule(const struct ravel__det_hot *h, uint64_t addr,
-                          uint64_t size)
+ravel__det_leaf_granule(const struct ravel__det_hot *h, uint64_t addr,
+                        uint64_t size, bool *live)
 {
     uint64_t off = addr & 7;
     if (RAVEL__UNLIKELY(size - 1 >= 8 || off + size > 8))
@@ -251,10 +252,20 @@ ravel__det_cached_granule(const struct ravel__det_hot *h, uint64_t addr,
     uint32_t gi = (uint32_t)((addr >> 3) & (RAVEL__DET_LEAF_GRANULES - 1));
     struct ravel__det_granule *g = &l->g[gi];
     uint32_t stamp = g->stamp;
-    if (stamp < h->exec_start ||
-        stamp < l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)])
-        return NULL; /* stale: the full access clears it */
+    *live = stamp >= h->exec_start &&
+            stamp >= l->page_stamp[gi >> (RAVEL__DET_PAGE_BITS - 3)];
     return g;
+}
+
+/* The same, NULL when the granule is stale. */
+static inline __attribute__((always_inline)) struct ravel__det_granule *
+ravel__det_cached_granule(const struct ravel__det_hot *h, uint64_t addr,
+                          uint64_t size)
+{
+    bool live;
+    struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
+                                                           &live);
+    return live ? g : NULL;
 }
 
 /*
@@ -303,8 +314,9 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * inline when that is simple: true when done, with the granule as
  * ravel__det_read or ravel__det_write would have left it. Simple is: an
  * access of 1 to 8 bytes within one granule whose leaf is in the lookup
- * cache, a granule this execution has written (ravel__det_cached_granule
- * found it: g), an origin in the origin cache, no race (an overlapping
+ * cache (ravel__det_leaf_granule found it: g; live: as it said - a
+ * stale granule is taken as empty, as the detector takes it), an origin
+ * in the origin cache, no race (an overlapping
  * cell not ordered before the access is for the detector to report, if
  * it races), and a place to record the access - the cell of this
  * thread, epoch, origin and kind, or a cell the access empties or found
@@ -317,8 +329,8 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  */
 static inline __attribute__((always_inline)) bool
 ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
-                    uint32_t t, uint64_t addr, uint64_t size, uint64_t pc,
-                    uint32_t stack, bool write)
+                    bool live, uint32_t t, uint64_t addr, uint64_t size,
+                    uint64_t pc, uint32_t stack, bool write)
 {
     struct ravel__det_hot *h = (struct ravel__det_hot *)d;
     const struct ravel__det_origin_cached *oc =
@@ -337,6 +349,8 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
      * ordered before it (below). */
     uint64_t hdr;
     __builtin_memcpy(&hdr, g, sizeof hdr);
+    if (!live) /* no cell holds anything (the kinds stay, as there) */
+        hdr &= ~(0xffffffull << RAVEL__DET_HDR_MASK);
     uint64_t bytes = (uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK;
     uint64_t over = hdr & bytes, next = write ? hdr & ~bytes : hdr;
     int same = -1, empty = -1;
@@ -385,18 +399,23 @@ ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
                       uint64_t size, uint64_t pc, uint32_t stack)
 {
     struct ravel__det_hot *h = (struct ravel__det_hot *)d;
-    struct ravel__det_granule *g = ravel__det_cached_granule(h, addr, size);
-    return g && (ravel__det_nothing_new_at(h, g, t, addr, size) ||
-                 ravel__det_quick_at(d, g, t, addr, size, pc, stack, false));
+    bool live;
+    struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
+                                                           &live);
+    return g && ((live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
+                 ravel__det_quick_at(d, g, live, t, addr, size, pc, stack,
+                                     false));
 }
 
 static inline __attribute__((always_inline)) bool
 ravel__det_write_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint64_t pc, uint32_t stack)
 {
-    struct ravel__det_granule *g =
-        ravel__det_cached_granule((struct ravel__det_hot *)d, addr, size);
-    return g && ravel__det_quick_at(d, g, t, addr, size, pc, stack, true);
+    bool live;
+    struct ravel__det_granule *g = ravel__det_leaf_granule(
+        (struct ravel__det_hot *)d, addr, size, &live);
+    return g && ravel__det_quick_at(d, g, live, t, addr, size, pc, stack,
+                                    true);
 }
 
 /* A detector for executions of up to max_objects model objects; NULL

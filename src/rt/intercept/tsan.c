@@ -224,12 +224,13 @@ race_write_full(const void *a, uint64_t size, uint64_t pc)
  * simple, an access that races with nothing; then the whole check
  * (race_check). Not when accesses may be promoted to steps, in an ignore
  * section, or while the detector's work is put off: race_check decides
- * those. g: a read's granule, as the read's test found it (NULL: not
- * simple); a write looks its granule up here.
+ * those. g, live: a read's granule, as the read's test found it (NULL:
+ * its leaf is not cached; live: not stale); a write looks its granule
+ * up here.
  */
 static inline __attribute__((always_inline)) void
 plain_side(const void *a, uint64_t size, uint64_t pc, bool write,
-           struct ravel__det_granule *g)
+           struct ravel__det_granule *g, bool live)
 {
     struct ravel__worker *w = ravel__self;
     const struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
@@ -237,10 +238,11 @@ plain_side(const void *a, uint64_t size, uint64_t pc, bool write,
     if (RAVEL__LIKELY(!th->ignore && !ravel__defer_on &&
                       !(ravel__rt.common->npromoted | ravel__race_nploc))) {
         if (write)
-            g = ravel__det_cached_granule(
-                (const struct ravel__det_hot *)ravel__race_det, addr, size);
-        if (g && ravel__det_quick_at(ravel__race_det, g, w->slot, addr, size,
-                                     pc, th->stack_id, write))
+            g = ravel__det_leaf_granule(
+                (const struct ravel__det_hot *)ravel__race_det, addr, size,
+                &live);
+        if (g && ravel__det_quick_at(ravel__race_det, g, live, w->slot, addr,
+                                     size, pc, th->stack_id, write))
             return;
     }
     if (write) /* (tail calls: no frame here for the whole check's) */
@@ -253,9 +255,9 @@ plain_side(const void *a, uint64_t size, uint64_t pc, bool write,
  * no register). */
 static __attribute__((noinline)) void
 read_rest(const void *a, uint64_t size, uint64_t pc,
-          struct ravel__det_granule *g)
+          struct ravel__det_granule *g, bool live)
 {
-    plain_side(a, size, pc, false, g);
+    plain_side(a, size, pc, false, g, live);
 }
 
 /* A read's side: first the inline test, on the shadow itself, whether
@@ -268,16 +270,17 @@ static inline __attribute__((always_inline)) void
 read_side(const void *a, uint64_t size, uint64_t pc)
 {
     struct ravel__det_granule *g = NULL;
+    bool live = false;
     if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc))) {
         const struct ravel__det_hot *h =
             (const struct ravel__det_hot *)ravel__race_det;
         uint64_t addr = (uint64_t)(uintptr_t)a;
-        g = ravel__det_cached_granule(h, addr, size);
-        if (g && ravel__det_nothing_new_at(h, g, ravel__self->slot, addr,
-                                           size))
+        g = ravel__det_leaf_granule(h, addr, size, &live);
+        if (g && live &&
+            ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
             return;
     }
-    read_rest(a, size, pc, g);
+    read_rest(a, size, pc, g, live);
 }
 
 /* A write's side: no test first (a write in a new epoch, the common
@@ -285,7 +288,7 @@ read_side(const void *a, uint64_t size, uint64_t pc)
 static inline __attribute__((always_inline)) void
 write_side(const void *a, uint64_t size, uint64_t pc)
 {
-    plain_side(a, size, pc, true, NULL);
+    plain_side(a, size, pc, true, NULL, false);
 }
 
 static __attribute__((noinline)) void
