@@ -288,12 +288,15 @@ ravel__det_nothing_new_at(const struct ravel__det_hot *h,
                           uint64_t addr, uint64_t size)
 {
     uint64_t who = ravel__det_who(t, h->thr[t].c[t]);
-    uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
-    unsigned kinds = g->kinds;
+    uint64_t mask = ((1u << size) - 1) << (addr & 7);
+    /* The header word once (masks and kinds), the cells unrolled. */
+    uint64_t hdr;
+    __builtin_memcpy(&hdr, g, sizeof hdr);
+#pragma GCC unroll 3
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
-        if ((g->cell[i] & RAVEL__DET_WHO_MASK) == who &&
-            (g->mask[i] & mask) == mask &&
-            !((kinds >> (2 * i)) & RAVEL__DET_K_ATOMIC))
+        if (((hdr >> (RAVEL__DET_HDR_MASK + 8 * i)) & mask) == mask &&
+            !((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & RAVEL__DET_K_ATOMIC) &&
+            (g->cell[i] & RAVEL__DET_WHO_MASK) == who)
             return true;
     return false;
 }
