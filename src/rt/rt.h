@@ -204,7 +204,12 @@ struct ravel__lane_io {
                               still alive: it must exit soon after */
     uint64_t last_progress;
     uint64_t last_accesses; /* the lone thread's plain accesses then */
+    uint64_t last_side_writes; /* the running thread's side writes then */
+    uint32_t last_running;  /* and which thread that was */
     double last_change;
+    double last_step;      /* when it last took a step (or was between
+                              executions): computing's bound */
+    bool computing;        /* its silence has been a computation */
     /* The watchdog: the running thread's CPU seconds, read once the
      * lane has been silent for half the watchdog (-1: not read). */
     double silent_cpu, silent_at;

@@ -553,6 +553,15 @@ def group_written(args):
     p = run([lt, "compute"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.1"})
     check(p.returncode == 0 and p.stdout == "compute ok\n" and p.stderr == "",
           "longtest compute, watchdog 0.1 s: %d %r %s" % (p.returncode, p.stdout, p.stderr[-600:]))
+    # Nor is a thread computing while another waits for it; a thread that
+    # keeps writing shared memory while the others wait is reported after
+    # 30 watchdogs, as what it may be.
+    p = run([lt, "workers"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.1"})
+    check(p.returncode == 0 and p.stdout == "workers ok\n" and p.stderr == "",
+          "longtest workers, watchdog 0.1 s: %d %r %s" % (p.returncode, p.stdout, p.stderr[-600:]))
+    p = run([lt, "writespin"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.05"}, timeout=120)
+    check(p.returncode == 66 and "BUG (hang)" in p.stderr and "writing memory all along" in p.stderr,
+          "longtest writespin, watchdog 0.05 s: %d %s" % (p.returncode, p.stderr[-900:]))
     p = run([lt, "blocked"], cwd=work, env={"RAVEL_OPTIONS": "watchdog=0.5"})
     check(p.returncode == 66 and "BUG (hang)" in p.stderr,
           "longtest blocked: %d %s" % (p.returncode, p.stderr[-600:]))

@@ -107,6 +107,11 @@ static struct {
  * has to exit before it is killed. */
 #define DONE_GRACE 2.0
 
+/* How long, in watchdogs since its last step, a thread that keeps
+ * writing memory while other threads wait is taken for a computation
+ * (computing(), below) before it is reported as a hang. */
+#define COMPUTING_WATCHDOGS 30
+
 /* Explorations one run may start over after promotions (each needs a new
  * race): a bound against programs whose every promotion shows another. */
 #define MAX_PHASES 16
@@ -1635,8 +1640,9 @@ static void reap(pid_t pid)
         ;
 }
 
-/* The hang probe: where is the thread that does not come back? */
-static void hang(pid_t child)
+/* The hang probe: where is the thread that does not come back?
+ * `computing`: it wrote memory all along (computing(), below). */
+static void hang(pid_t child, bool computing)
 {
     struct ravel__shared *sh = ravel__rt.sh;
     struct ravel__exec *x = &sh->exec;
@@ -1654,42 +1660,75 @@ static void hang(pid_t child)
     f->step = x->nevents;
     f->obj = RAVEL__NONE;
     f->value = 0;
-    snprintf(f->message, sizeof f->message,
-             "thread %s made no progress for %g s: it is blocked in a call "
-             "ravel does not control, or spinning without a visible "
-             "operation",
-             x->running < x->nthreads ? x->threads[x->running].name : "?",
-             ravel__rt.opt.watchdog);
+    const char *name =
+        x->running < x->nthreads ? x->threads[x->running].name : "?";
+    if (computing)
+        snprintf(f->message, sizeof f->message,
+                 "thread %s ran %g s without a visible operation while "
+                 "other threads waited, writing memory all along: a loop "
+                 "waiting for another thread that also writes (ravel's "
+                 "scheduler cannot interleave it), or a computation longer "
+                 "than that under ravel (a larger --watchdog allows %d "
+                 "times its value)",
+                 name, COMPUTING_WATCHDOGS * ravel__rt.opt.watchdog,
+                 COMPUTING_WATCHDOGS);
+    else
+        snprintf(f->message, sizeof f->message,
+                 "thread %s made no progress for %g s: it is blocked in a "
+                 "call ravel does not control, or spinning without a "
+                 "visible operation",
+                 name, ravel__rt.opt.watchdog);
 }
 
 /*
- * The watchdog's exception: the thread holding the baton is the only
- * live thread of the execution and has made plain memory accesses since
- * the last look. A thread that waits for another thread can only be
- * waiting for a live one; alone, a thread that reads and writes memory is
- * computing (a single-threaded test of a hash map's 10^6 random
- * operations, which ravel's hooks slow to more than the watchdog's ten
- * seconds, was reported as a hang), and it would take as long natively
- * relative to its instrumented speed. A spin on plain memory is caught
- * sooner by src/rt/race/plain_spin.c; a thread blocked in a call ravel
- * does not control makes no accesses, and is still a hang. Read from
- * the executor's shared memory while it runs: a stale value only delays
- * a report by one look.
+ * The watchdog's exceptions: a thread that computes is not stuck.
+ *
+ * Alone: the thread holding the baton is the only live thread of the
+ * execution and has made plain memory accesses since the last look. A
+ * thread that waits for another thread can only be waiting for a live
+ * one; alone, a thread that reads and writes memory is computing (a
+ * single-threaded test of a hash map's 10^6 random operations, which
+ * ravel's hooks slow to more than the watchdog's ten seconds, was
+ * reported as a hang), and it would take as long natively relative to
+ * its instrumented speed. No bound.
+ *
+ * With other threads live: the running thread has written memory other
+ * than its own stack since the last look (its side writes). pigz -11,
+ * whose worker threads each compress a block with zopfli for seconds
+ * natively and several times that under ravel, while the others wait on
+ * its condition variables, was reported as a hang. A spin on plain
+ * memory only reads, and src/rt/race/plain_spin.c catches it sooner; a
+ * -O0 spin's counter is on its own stack; a thread blocked in a call
+ * ravel does not control makes no accesses. What is left - a loop that
+ * waits for another thread and writes shared memory as it goes - cannot
+ * be told from a computation, and ravel's scheduler cannot interleave
+ * it, so this exception lasts COMPUTING_WATCHDOGS times the watchdog
+ * since the thread's last step, and the report then says what it saw.
+ *
+ * Read from the executor's shared memory while it runs: a stale value
+ * only delays a report by one look.
  */
-static bool computing_alone(struct ravel__lane_io *ln)
+static bool computing(struct ravel__lane_io *ln, double now, double watchdog)
 {
     const struct ravel__exec *x = ln->x;
     uint32_t me = x->running, n = x->nthreads;
     if (me >= n || n > RAVEL__MAX_THREADS)
         return false;
-    for (uint32_t t = 0; t < n; t++)
+    bool alone = true;
+    for (uint32_t t = 0; t < n && alone; t++)
         if (t != me && x->threads[t].state == RAVEL__T_LIVE)
-            return false;
+            alone = false;
     const struct ravel__thread *th = &x->threads[me];
-    uint64_t acc = th->reads + th->writes;
+    uint64_t acc = th->reads + th->writes, side = th->side_writes;
     bool moved = acc != ln->last_accesses;
+    bool wrote = side != ln->last_side_writes && me == ln->last_running;
     ln->last_accesses = acc;
-    return moved;
+    ln->last_side_writes = side;
+    ln->last_running = me;
+    if (alone)
+        return moved;
+    ln->computing = wrote;
+    return wrote && now - ln->last_step < COMPUTING_WATCHDOGS * watchdog;
 }
 
 /*
@@ -1763,7 +1802,7 @@ static void lane_died(int st)
         }
         if (after_death()) {
             ravel__spawn_executor(true);
-            ln->last_change = ravel__now();
+            ln->last_change = ln->last_step = ravel__now();
             ln->silent_at = 0;
         } else {
             ln->done = true;
@@ -1822,7 +1861,7 @@ static void start_lane(uint32_t l)
     ravel__use_lane(l);
     ravel__spawn_executor(false);
     rt->lanes[l].last_progress = atomic_load(&rt->sh->progress);
-    rt->lanes[l].last_change = ravel__now();
+    rt->lanes[l].last_change = rt->lanes[l].last_step = ravel__now();
     rt->lanes[l].silent_at = 0;
 }
 
@@ -2035,9 +2074,13 @@ phase:
             if (!ln->child || ln->done)
                 continue;
             uint64_t prog = atomic_load(&ln->sh->progress);
-            if (prog != ln->last_progress ||
-                !atomic_load(&ln->sh->in_execution) ||
-                computing_alone(ln)) {
+            bool stepped = prog != ln->last_progress ||
+                           !atomic_load(&ln->sh->in_execution);
+            if (stepped) {
+                ln->last_step = now;
+                ln->computing = false;
+            }
+            if (stepped || computing(ln, now, rt->opt.watchdog)) {
                 ln->last_progress = prog;
                 ln->last_change = now;
                 ln->silent_at = 0;
@@ -2055,10 +2098,10 @@ phase:
                 ravel__use_lane(l);
                 pid_t child = ln->child;
                 ln->child = 0;
-                hang(child);
+                hang(child, ln->computing);
                 if (after_death()) {
                     ravel__spawn_executor(true);
-                    ln->last_change = ravel__now();
+                    ln->last_change = ln->last_step = ravel__now();
                     ln->silent_at = 0;
                 } else {
                     ln->done = true;

@@ -31,6 +31,17 @@
  *          limit (tezc/sc's buffer test did).
  *   blocked  main alone reads a pipe made before main that nobody
  *          writes: still a hang (it makes no accesses while it waits).
+ *   workers  main holds a mutex a second thread waits for, and computes
+ *          (3 x 10^7 updates of the table) past the watchdog before it lets
+ *          go: pigz -11's shape (a worker compressing a block while the
+ *          others wait on it), reported as a hang when computing was an
+ *          exception only for a lone thread.
+ *   writespin  a thread waits for a plain flag that main sets only
+ *          after joining it, counting in a global as it spins: natively
+ *          it never ends either. It writes shared memory, so it cannot
+ *          be told from a computation; the watchdog reports it after 30
+ *          times its value, saying so. (Only under the e2e test's
+ *          watchdog: run directly without one it spins for ever.)
  *
  * Expected, run directly: exit 0, "<mode> ok" on stdout, nothing on
  * stderr. Under `ravel run` the locks test is a step-limit report (the
@@ -128,6 +139,53 @@ static int stack_test(void)
     return 0;
 }
 
+static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+
+static void *hold_waiter(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&hold);
+    pthread_mutex_unlock(&hold);
+    return NULL;
+}
+
+static int workers_test(void)
+{
+    pthread_t t;
+    uint64_t x = 1;
+    pthread_mutex_lock(&hold);
+    pthread_create(&t, NULL, hold_waiter, NULL);
+    for (unsigned i = 0; i < 30000000u; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        table[x >> 48] += i;
+    }
+    pthread_mutex_unlock(&hold);
+    pthread_join(t, NULL);
+    return 0;
+}
+
+static int go;
+static unsigned long spins;
+
+static void *spinner(void *arg)
+{
+    (void)arg;
+    while (!go) {
+        spins++;
+        __asm__ volatile("" ::: "memory"); /* a load and a store a turn */
+    }
+    return NULL;
+}
+
+static int writespin_test(void)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, spinner, NULL);
+    pthread_join(t, NULL);
+    go = 1;
+    return 0;
+}
+
 static int fds[2];
 
 __attribute__((constructor)) static void make_pipe(void)
@@ -148,6 +206,8 @@ int main(int argc, char **argv)
              : !strcmp(mode, "compute") ? compute_test()
              : !strcmp(mode, "blocked") ? blocked_test()
              : !strcmp(mode, "stack")   ? stack_test()
+             : !strcmp(mode, "workers") ? workers_test()
+             : !strcmp(mode, "writespin") ? writespin_test()
                                         : clock_test();
     printf("%s ok\n", mode);
     return rc;
