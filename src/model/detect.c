@@ -904,6 +904,64 @@ bool ravel__det_write(struct ravel__detector *d, uint32_t t, uint64_t addr,
                              hit);
 }
 
+/*
+ * The whole granules [addr, stop) of one leaf, for a range access (a
+ * free of a block, a memset, a memcpy's sides): a granule this execution
+ * has not touched is filled directly with the access's one cell - what
+ * granule_access leaves in a stale granule, without its passes - and the
+ * others go through granule_access with the kind a constant (FLAGS),
+ * the leaf looked up once. A free of a block of 10^4 granules cost
+ * 70,000 instructions (zopfli in pigz -11 frees such blocks by the
+ * hundred thousand: a quarter of a run).
+ */
+#define WHOLE_GRANULES(FLAGS)                                                  \
+    for (; addr < stop; addr += 8) {                                           \
+        uint32_t gi = (uint32_t)((addr >> 3) & (LEAF_GRANULES - 1));           \
+        struct ravel__det_granule *g = &l->g[gi];                              \
+        if (g->stamp < d->hot.exec_start ||                                    \
+            g->stamp < l->page_stamp[gi >> (PAGE_BITS - 3)]) {                 \
+            g->mask[0] = 0xff;                                                 \
+            g->mask[1] = g->mask[2] = 0;                                       \
+            g->cell[0] = mine;                                                 \
+            g->kinds = (uint8_t)((g->kinds & ~3u) | kind);                     \
+            g->stamp = d->hot.gen;                                             \
+        } else if (granule_access(d, l, addr, t, 0xff, (FLAGS), pc, stack,    \
+                                  origin, hit, !raced, false)) {               \
+            raced = true;                                                      \
+        }                                                                      \
+    }
+
+static bool whole_granules(struct ravel__detector *d, struct ravel__det_leaf *l,
+                           uint64_t addr, uint64_t stop, uint32_t t,
+                           uint8_t flags, uint64_t pc, uint32_t stack,
+                           uint32_t *origin, struct ravel__det_hit *hit,
+                           bool raced)
+{
+    if (*origin == NO_ORIGIN)
+        *origin = origin_of(d, pc, stack);
+    unsigned kind = ((flags & RAVEL__DET_WRITE) ? RAVEL__DET_K_WRITE : 0u) |
+                    ((flags & RAVEL__DET_ATOMIC) ? RAVEL__DET_K_ATOMIC : 0u);
+    uint64_t mine = ravel__det_who(t, d->hot.thr[t].c[t]) |
+                    ((flags & RAVEL__DET_FREE) ? RAVEL__DET_FREE_BIT : 0) |
+                    (uint64_t)*origin << RAVEL__DET_ORIGIN_SHIFT;
+    switch (flags) {
+    case RAVEL__DET_WRITE | RAVEL__DET_FREE:
+        WHOLE_GRANULES(RAVEL__DET_WRITE | RAVEL__DET_FREE)
+        break;
+    case RAVEL__DET_WRITE:
+        WHOLE_GRANULES(RAVEL__DET_WRITE)
+        break;
+    case 0:
+        WHOLE_GRANULES(0)
+        break;
+    default:
+        WHOLE_GRANULES(flags)
+        break;
+    }
+    return raced;
+}
+#undef WHOLE_GRANULES
+
 bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
                        uint64_t size, uint8_t flags, uint64_t pc,
                        uint32_t stack, struct ravel__det_hit *hit)
@@ -925,6 +983,20 @@ bool ravel__det_access(struct ravel__detector *d, uint32_t t, uint64_t addr,
         end = UINT64_MAX;
     while (addr < end) {
         off = addr & 7;
+        if (off == 0 && end - addr >= 8) {
+            /* Whole granules, up to the end of this leaf. */
+            struct ravel__det_leaf *l = leaf_get(d, addr, true);
+            if (!l)
+                return raced; /* out of memory: not checked */
+            uint64_t stop = (addr | ((1ull << LEAF_BITS) - 1)) + 1;
+            uint64_t whole = end & ~(uint64_t)7;
+            if (stop == 0 || stop > whole)
+                stop = whole;
+            raced = whole_granules(d, l, addr, stop, t, flags, pc, stack,
+                                   &origin, hit, raced);
+            addr = stop;
+            continue;
+        }
         uint64_t n = 8 - off;
         if (n > end - addr)
             n = end - addr;

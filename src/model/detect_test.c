@@ -389,6 +389,94 @@ CHECK_TEST(hook_path_matches_the_full_check)
     CHECK(quick > 100);
 }
 
+/*
+ * A range access - a free, a memset, a memcpy's side - against the same
+ * bytes accessed granule by granule: ravel__det_access fills whole
+ * granules an execution has not touched directly, a leaf at a time, and
+ * must answer and leave the shadow as the granule-by-granule accesses
+ * do. Two detectors, the same random executions: three threads, a
+ * mutex, ranges of 1 to 40 bytes over five granules (some whole, some
+ * not), reads, writes and frees, between single accesses.
+ */
+CHECK_TEST(range_access_matches_granule_by_granule)
+{
+    struct ravel__det_mem mem = {map, NULL};
+    struct ravel__detector *da = ravel__det_new(&mem, 64);
+    struct ravel__detector *db = ravel__det_new(&mem, 64);
+    CHECK(da && db);
+    begin(1);
+    uint64_t rnd = 0x2545f4914f6cdd1dull;
+    unsigned races = 0, ranges = 0;
+    for (int round = 0; round < 200; round++) {
+        struct ravel__detector *dd[2] = {da, db};
+        for (int k = 0; k < 2; k++) {
+            ravel__det_begin(dd[k]);
+            for (uint32_t c = 1; c < 3; c++) {
+                struct ravel__event ev = {0};
+                ev.kind = RAVEL__OP_CREATE;
+                ev.aux = c;
+                ravel__det_event(dd[k], x, &ev, 0);
+            }
+        }
+        for (int step = 0; step < 200; step++) {
+            rnd ^= rnd << 13;
+            rnd ^= rnd >> 7;
+            rnd ^= rnd << 17;
+            uint32_t t = (uint32_t)(rnd % 3);
+            unsigned what = (unsigned)(rnd >> 8) % 16;
+            if (what < 2) { /* lock or unlock the mutex */
+                struct ravel__event ev = {0};
+                ev.thread = t;
+                ev.kind = what ? RAVEL__OP_MUTEX_UNLOCK : RAVEL__OP_MUTEX_LOCK;
+                ev.obj = 3;
+                ravel__det_event(da, x, &ev, 0);
+                ravel__det_event(db, x, &ev, 0);
+                continue;
+            }
+            uint64_t addr = A + (rnd >> 16) % 40;
+            if ((rnd >> 24) % 2)
+                addr &= ~7ull; /* often from a granule's start */
+            uint64_t size = 1 + (rnd >> 28) % (A + 40 - addr);
+            unsigned kind = (unsigned)(rnd >> 36) % 4;
+            uint8_t flags = kind == 0   ? 0
+                            : kind == 3 ? RAVEL__DET_WRITE | RAVEL__DET_FREE
+                                        : RAVEL__DET_WRITE;
+            uint64_t pc = 0x3000 + (rnd >> 44) % 3;
+            uint32_t stack = (uint32_t)(rnd >> 52) % 2;
+            struct ravel__det_hit ha = {0}, hb = {0}, h1;
+            bool ra = ravel__det_access(da, t, addr, size, flags, pc, stack,
+                                        &ha);
+            bool rb = false;
+            for (uint64_t p = addr; p < addr + size;) {
+                uint64_t n = 8 - (p & 7);
+                if (n > addr + size - p)
+                    n = addr + size - p;
+                if (ravel__det_access(db, t, p, n, flags, pc, stack, &h1) &&
+                    !rb) {
+                    rb = true;
+                    hb = h1;
+                }
+                p += n;
+            }
+            ranges += size > 8;
+            CHECK_EQ(ra, rb);
+            CHECK(same_shadow(da, db));
+            if (ra && rb) {
+                CHECK_EQ(ha.prev_addr, hb.prev_addr);
+                CHECK_EQ(ha.prev_size, hb.prev_size);
+                CHECK_EQ(ha.prev.tid, hb.prev.tid);
+                CHECK_EQ(ha.prev.clock, hb.prev.clock);
+                CHECK_EQ(ha.prev.flags, hb.prev.flags);
+                CHECK_EQ(ha.prev.pc, hb.prev.pc);
+                races++;
+            }
+        }
+    }
+    fprintf(stderr, "# %u range accesses, %u races\n", ranges, races);
+    CHECK(races > 100);
+    CHECK(ranges > 1000);
+}
+
 int main(void)
 {
     return CHECK_RUN(unordered_writes_race_reads_do_not,
@@ -399,5 +487,6 @@ int main(void)
                      rwlock_readers_do_not_order_readers,
                      reset_forgets_and_executions_start_empty,
                      atomics_race_with_plain_accesses_only,
-                     hook_path_matches_the_full_check);
+                     hook_path_matches_the_full_check,
+                     range_access_matches_granule_by_granule);
 }
