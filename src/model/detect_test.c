@@ -300,6 +300,55 @@ static bool same_shadow(const struct ravel__detector *da,
     return true;
 }
 
+/* The same earlier access reported? */
+static bool same_hit(const struct ravel__det_hit *a,
+                     const struct ravel__det_hit *b)
+{
+    return a->prev_addr == b->prev_addr && a->prev_size == b->prev_size &&
+           a->prev.tid == b->prev.tid && a->prev.clock == b->prev.clock &&
+           a->prev.flags == b->prev.flags && a->prev.pc == b->prev.pc &&
+           a->prev.stack == b->prev.stack;
+}
+
+static uint64_t xorshift(uint64_t r)
+{
+    r ^= r << 13;
+    r ^= r >> 7;
+    r ^= r << 17;
+    return r;
+}
+
+/* A new execution on both detectors: thread 0 creates threads 1 and 2. */
+static void begin_both(struct ravel__detector *da, struct ravel__detector *db)
+{
+    struct ravel__detector *dd[2] = {da, db};
+    for (int k = 0; k < 2; k++) {
+        ravel__det_begin(dd[k]);
+        for (uint32_t c = 1; c < 3; c++) {
+            struct ravel__event ev = {0};
+            ev.kind = RAVEL__OP_CREATE;
+            ev.aux = c;
+            ravel__det_event(dd[k], x, &ev, 0);
+        }
+    }
+}
+
+/* A random step's lock (what 0) or unlock (what 1) of the mutex by
+ * thread t, on both detectors; false for any other step. */
+static bool mutex_step(struct ravel__detector *da, struct ravel__detector *db,
+                       uint32_t t, unsigned what)
+{
+    if (what > 1)
+        return false;
+    struct ravel__event ev = {0};
+    ev.thread = t;
+    ev.kind = what ? RAVEL__OP_MUTEX_UNLOCK : RAVEL__OP_MUTEX_LOCK;
+    ev.obj = 3;
+    ravel__det_event(da, x, &ev, 0);
+    ravel__det_event(db, x, &ev, 0);
+    return true;
+}
+
 CHECK_TEST(hook_path_matches_the_full_check)
 {
     struct ravel__det_mem mem = {map, NULL};
@@ -310,31 +359,12 @@ CHECK_TEST(hook_path_matches_the_full_check)
     uint64_t rnd = 0x9e3779b97f4a7c15ull;
     unsigned races = 0, accesses = 0, settled = 0, quick = 0;
     for (int round = 0; round < 200; round++) {
-        struct ravel__detector *dd[2] = {da, db};
-        for (int k = 0; k < 2; k++) {
-            ravel__det_begin(dd[k]);
-            for (uint32_t c = 1; c < 3; c++) {
-                struct ravel__event ev = {0};
-                ev.kind = RAVEL__OP_CREATE;
-                ev.aux = c;
-                ravel__det_event(dd[k], x, &ev, 0);
-            }
-        }
+        begin_both(da, db);
         for (int step = 0; step < 400; step++) {
-            rnd ^= rnd << 13;
-            rnd ^= rnd >> 7;
-            rnd ^= rnd << 17;
+            rnd = xorshift(rnd);
             uint32_t t = (uint32_t)(rnd % 3);
-            unsigned what = (unsigned)(rnd >> 8) % 16;
-            if (what == 0 || what == 1) { /* lock or unlock the mutex */
-                struct ravel__event ev = {0};
-                ev.thread = t;
-                ev.kind = what ? RAVEL__OP_MUTEX_UNLOCK : RAVEL__OP_MUTEX_LOCK;
-                ev.obj = 3;
-                ravel__det_event(da, x, &ev, 0);
-                ravel__det_event(db, x, &ev, 0);
+            if (mutex_step(da, db, t, (unsigned)(rnd >> 8) % 16))
                 continue;
-            }
             static const uint64_t sizes[] = {1, 2, 4, 8, 4, 8, 2, 3};
             uint64_t size = sizes[(rnd >> 16) % 8];
             uint64_t addr = A + (rnd >> 24) % 32;
@@ -366,13 +396,7 @@ CHECK_TEST(hook_path_matches_the_full_check)
             CHECK_EQ(ra, rb);
             CHECK(same_shadow(da, db));
             if (ra && rb) {
-                CHECK_EQ(ha.prev_addr, hb.prev_addr);
-                CHECK_EQ(ha.prev_size, hb.prev_size);
-                CHECK_EQ(ha.prev.tid, hb.prev.tid);
-                CHECK_EQ(ha.prev.clock, hb.prev.clock);
-                CHECK_EQ(ha.prev.flags, hb.prev.flags);
-                CHECK_EQ(ha.prev.pc, hb.prev.pc);
-                CHECK_EQ(ha.prev.stack, hb.prev.stack);
+                CHECK(same_hit(&ha, &hb));
                 races++;
             }
             accesses++;
@@ -408,31 +432,12 @@ CHECK_TEST(range_access_matches_granule_by_granule)
     uint64_t rnd = 0x2545f4914f6cdd1dull;
     unsigned races = 0, ranges = 0;
     for (int round = 0; round < 200; round++) {
-        struct ravel__detector *dd[2] = {da, db};
-        for (int k = 0; k < 2; k++) {
-            ravel__det_begin(dd[k]);
-            for (uint32_t c = 1; c < 3; c++) {
-                struct ravel__event ev = {0};
-                ev.kind = RAVEL__OP_CREATE;
-                ev.aux = c;
-                ravel__det_event(dd[k], x, &ev, 0);
-            }
-        }
+        begin_both(da, db);
         for (int step = 0; step < 200; step++) {
-            rnd ^= rnd << 13;
-            rnd ^= rnd >> 7;
-            rnd ^= rnd << 17;
+            rnd = xorshift(rnd);
             uint32_t t = (uint32_t)(rnd % 3);
-            unsigned what = (unsigned)(rnd >> 8) % 16;
-            if (what < 2) { /* lock or unlock the mutex */
-                struct ravel__event ev = {0};
-                ev.thread = t;
-                ev.kind = what ? RAVEL__OP_MUTEX_UNLOCK : RAVEL__OP_MUTEX_LOCK;
-                ev.obj = 3;
-                ravel__det_event(da, x, &ev, 0);
-                ravel__det_event(db, x, &ev, 0);
+            if (mutex_step(da, db, t, (unsigned)(rnd >> 8) % 16))
                 continue;
-            }
             uint64_t addr = A + (rnd >> 16) % 40;
             if ((rnd >> 24) % 2)
                 addr &= ~7ull; /* often from a granule's start */
@@ -462,12 +467,7 @@ CHECK_TEST(range_access_matches_granule_by_granule)
             CHECK_EQ(ra, rb);
             CHECK(same_shadow(da, db));
             if (ra && rb) {
-                CHECK_EQ(ha.prev_addr, hb.prev_addr);
-                CHECK_EQ(ha.prev_size, hb.prev_size);
-                CHECK_EQ(ha.prev.tid, hb.prev.tid);
-                CHECK_EQ(ha.prev.clock, hb.prev.clock);
-                CHECK_EQ(ha.prev.flags, hb.prev.flags);
-                CHECK_EQ(ha.prev.pc, hb.prev.pc);
+                CHECK(same_hit(&ha, &hb));
                 races++;
             }
         }
