@@ -240,6 +240,7 @@ static inline __attribute__((always_inline)) struct ravel__det_granule *
 ravel__det_leaf_granule(const struct ravel__det_hot *h, uint64_t addr,
                         uint64_t size, bool *live)
 {
+    *live = false;
     uint64_t off = addr & 7;
     if (RAVEL__UNLIKELY(size - 1 >= 8 || off + size > 8))
         return NULL;
