@@ -72,10 +72,12 @@
  *
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline paths,
- * ravel__det_read_nothing_new, which settles a read that repeats one of
- * this epoch, and ravel__det_read_quick and ravel__det_write_quick,
- * which check and record the accesses ordered after the granule's
- * earlier ones (a lock's), all without a call into the detector.
+ * ravel__det_nothing_new_at, which settles a read that repeats one of
+ * this epoch, and ravel__det_quick_at, which checks and records the
+ * accesses ordered after the granule's earlier ones (a lock's), both
+ * without a call into the detector (ravel__det_read_nothing_new,
+ * ravel__det_read_quick and ravel__det_write_quick: the same from an
+ * address).
  *
  * Forgetting. Nothing is cleared between executions: every granule
  * carries a stamp, and a granule whose stamp is older than the execution
@@ -320,9 +322,9 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * access of 1 to 8 bytes within one granule whose leaf is in the lookup
  * cache (ravel__det_leaf_granule found it: g; live: as it said - a
  * stale granule is taken as empty, as the detector takes it), an origin
- * in the origin cache, no race (an overlapping
- * cell not ordered before the access is for the detector to report, if
- * it races), and a place to record the access - the cell of this
+ * in the origin cache, no race (an overlapping cell not ordered before
+ * the access is for the detector to report, if it races), and a place
+ * to record the access - the cell of this
  * thread, epoch, origin and kind, or a cell the access empties or found
  * empty. False otherwise, having changed nothing: then the detector does
  * the whole access. For a read, ravel__det_nothing_new_at must have
