@@ -73,8 +73,9 @@
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline paths,
  * ravel__det_nothing_new_at, which settles a read that repeats one of
- * this epoch, and ravel__det_quick_at, which checks and records the
- * accesses ordered after the granule's earlier ones (a lock's), both
+ * this epoch, and ravel__det_quick_at (for a read after that test,
+ * ravel__det_read_new_at), which checks and records the accesses
+ * ordered after the granule's earlier ones (a lock's), all three
  * without a call into the detector (ravel__det_read_nothing_new,
  * ravel__det_read_quick and ravel__det_write_quick: the same from an
  * address).
@@ -297,9 +298,9 @@ ravel__det_nothing_new_at(const struct ravel__det_hot *h,
     __builtin_memcpy(&hdr, g, sizeof hdr);
 #pragma GCC unroll 3
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
-        if (((hdr >> (RAVEL__DET_HDR_MASK + 8 * i)) & mask) == mask &&
-            !((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & RAVEL__DET_K_ATOMIC) &&
-            (g->cell[i] & RAVEL__DET_WHO_MASK) == who)
+        if ((g->cell[i] & RAVEL__DET_WHO_MASK) == who && /* (seldom) */
+            ((hdr >> (RAVEL__DET_HDR_MASK + 8 * i)) & mask) == mask &&
+            !((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & RAVEL__DET_K_ATOMIC))
             return true;
     return false;
 }
@@ -328,8 +329,8 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * thread, epoch, origin and kind, or a cell the access empties or found
  * empty. False otherwise, having changed nothing: then the detector does
  * the whole access. For a read, ravel__det_nothing_new_at must have
- * said no (ravel__det_read_quick asks it first). These are the hooks'
- * fast paths: a loop's first access to each element in an epoch, after
+ * said no; the hooks take ravel__det_read_new_at for a read, the same
+ * in another order. These are the hooks' fast paths: a loop's first access to each element in an epoch, after
  * other threads' accesses that a lock orders before it, costs no call
  * into the detector.
  */
@@ -398,8 +399,93 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
     return true;
 }
 
-/* The same from the address: for a read, nothing new is asked first
- * (and true then); so false means that its answer was no. */
+/*
+ * A plain read's inline path after ravel__det_nothing_new_at said no
+ * (or found the granule stale): ravel__det_quick_at's check and record
+ * for a read, with the cells read in a different order - first the
+ * cells the read overlaps (is any a write not ordered before it?  which
+ * reads does it supersede?), only then its origin and its cell - so
+ * that the common case, a read under a lock in a new epoch (a hash
+ * map's lookups), costs one pass and few registers. The same answer and
+ * the same granule as ravel__det_quick_at (ravel__det_read_quick, which
+ * detect_test compares with the detector, goes through here).
+ */
+static inline __attribute__((always_inline)) bool
+ravel__det_read_new_at(struct ravel__detector *d,
+                       struct ravel__det_granule *g, bool live, uint32_t t,
+                       uint64_t addr, uint64_t size, uint64_t pc,
+                       uint32_t stack)
+{
+    struct ravel__det_hot *h = (struct ravel__det_hot *)d;
+    const uint32_t *clk = h->thr[t].c;
+    unsigned mask = ((1u << size) - 1) << (addr & 7);
+    uint64_t hdr;
+    __builtin_memcpy(&hdr, g, sizeof hdr);
+    if (!live) /* no cell holds anything (the kinds stay, as there) */
+        hdr &= ~(0xffffffull << RAVEL__DET_HDR_MASK);
+    uint64_t over = hdr & ((uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK);
+    /* First the cells the read overlaps: a write not ordered before it
+     * (it may race), the reads ordered before it (it supersedes them on
+     * its bytes: `clear`, the cells' masks). */
+    uint32_t epoch = clk[t];
+    uint64_t clear = 0;
+    bool racy = false;
+#pragma GCC unroll 3
+    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
+        unsigned at = RAVEL__DET_HDR_MASK + 8 * i;
+        unsigned ov = (unsigned)(over >> at) & 0xffu;
+        if (!ov)
+            continue;
+        uint64_t c = g->cell[i];
+        unsigned ck = (unsigned)(hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u;
+        uint32_t ct = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
+        if (ct != t && (uint32_t)c > clk[ct]) {
+            racy |= ck & RAVEL__DET_K_WRITE;
+            continue;
+        }
+        if (!(ck & RAVEL__DET_K_WRITE))
+            clear |= 0xffull << at;
+    }
+    if (RAVEL__UNLIKELY(racy))
+        return false;
+    uint64_t next = hdr & ~(over & clear);
+    const struct ravel__det_origin_cached *oc =
+        &h->oc[ravel__det_origin_slot(pc, stack)];
+    if (RAVEL__UNLIKELY(oc->pc != pc || oc->stack != stack))
+        return false;
+    uint64_t mine = ravel__det_who(t, epoch) |
+                    (uint64_t)oc->id << RAVEL__DET_ORIGIN_SHIFT;
+    /* Then where it goes: the last cell of this thread, epoch and origin
+     * that is a read and still holds bytes, or else the first empty. */
+    int slot = -1;
+#pragma GCC unroll 3
+    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
+        if (g->cell[i] == mine &&
+            ((next >> (RAVEL__DET_HDR_MASK + 8 * i)) & 0xff) &&
+            !((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u))
+            slot = (int)i;
+    if (slot < 0) {
+        uint64_t masks = next >> RAVEL__DET_HDR_MASK;
+        if (!(masks & 0xff))
+            slot = 0;
+        else if (!(masks & 0xff00))
+            slot = 1;
+        else if (!(masks & 0xff0000))
+            slot = 2;
+        else
+            return false; /* full: the detector forgets a read */
+        g->cell[slot] = mine;
+        next &= ~(3ull << (RAVEL__DET_HDR_KINDS + 2 * slot));
+    }
+    next |= (uint64_t)mask << (RAVEL__DET_HDR_MASK + 8 * slot);
+    next = (next & ~0xffffffffull) | h->gen;
+    __builtin_memcpy(g, &next, sizeof next);
+    return true;
+}
+
+/* The read's whole inline path from the address, as the hooks take
+ * it: nothing new, then the rest (so false means that nothing new said
+ * no). */
 static inline __attribute__((always_inline)) bool
 ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
                       uint64_t size, uint64_t pc, uint32_t stack)
@@ -409,8 +495,8 @@ ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
     struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
                                                            &live);
     return g && ((live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
-                 ravel__det_quick_at(d, g, live, t, addr, size, pc, stack,
-                                     false));
+                 ravel__det_read_new_at(d, g, live, t, addr, size, pc,
+                                        stack));
 }
 
 static inline __attribute__((always_inline)) bool

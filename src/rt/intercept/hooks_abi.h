@@ -28,7 +28,10 @@
  *                         accesses are checked now (race.c keeps it)
  *   ravel__hook_read/write/quiet
  *                         the runtime's side of an access that is more
- *                         than counting
+ *                         than counting; ravel__hook_readN/writeN the
+ *                         same for an access of N = 1, 2, 4 or 8 bytes,
+ *                         the size a constant in the runtime's copy (the
+ *                         local hooks call these)
  *
  * RAVEL__HOOKS_ABI names the state with a version: a program whose hooks
  * were built against another layout fails to load ("undefined symbol:
@@ -68,6 +71,14 @@ extern struct ravel__hooks_state RAVEL__HOOKS_ABI;
 void ravel__hook_read(const void *a, uint64_t size, uint64_t pc);
 void ravel__hook_write(const void *a, uint64_t size, uint64_t pc);
 void ravel__hook_quiet(const void *a, uint64_t size, uint64_t pc);
+#define RAVEL__HOOK_SIZED(n)                                                   \
+    void ravel__hook_read##n(const void *a, uint64_t pc);                      \
+    void ravel__hook_write##n(const void *a, uint64_t pc);
+RAVEL__HOOK_SIZED(1)
+RAVEL__HOOK_SIZED(2)
+RAVEL__HOOK_SIZED(4)
+RAVEL__HOOK_SIZED(8)
+#undef RAVEL__HOOK_SIZED
 
 /*
  * One plain access, as both copies of the hooks do it: the runtime's

@@ -23,13 +23,14 @@
  * a constant): a read first tests, on the shadow itself, whether the
  * thread's own access of this epoch already covers the bytes
  * (ravel__det_nothing_new_at), which settles most of a loop's reads;
- * then, out of line, the detector's inline path (ravel__det_quick_at)
- * checks and records a simple access that races with nothing the
- * granule remembers (a loop's first access to each element after
- * another thread's, under a lock); only what it leaves calls the
- * detector (ravel__det_read/write). The eight hottest hooks have copies
- * linked into the executable itself (tsan_local.c), which call the same
- * functions through ravel__hook_read/write/quiet: these here serve
+ * then, out of line, the detector's inline path (ravel__det_quick_at,
+ * for a read ravel__det_read_new_at) checks and records a simple access
+ * that races with nothing the granule remembers (a loop's first access
+ * to each element after another thread's, under a lock); only what it
+ * leaves calls the detector (ravel__det_read/write). The eight hottest
+ * hooks have copies linked into the executable itself (tsan_local.c),
+ * which call the same functions through ravel__hook_readN/writeN (the
+ * size a constant in each copy) and ravel__hook_quiet: these here serve
  * shared libraries and executables linked without them.
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
@@ -219,46 +220,66 @@ race_write_full(const void *a, uint64_t size, uint64_t pc)
 }
 
 /*
- * A plain access's detector side: first the detector's inline path
+ * A write's detector side: first the detector's inline path
  * (ravel__det_quick_at), which checks and records, when the access is
  * simple, an access that races with nothing; then the whole check
  * (race_check). Not when accesses may be promoted to steps, in an ignore
  * section, or while the detector's work is put off: race_check decides
- * those. g, live: a read's granule, as the read's test found it (NULL:
- * its leaf is not cached; live: not stale); a write looks its granule
- * up here.
+ * those.
  */
 static inline __attribute__((always_inline)) void
-plain_side(const void *a, uint64_t size, uint64_t pc, bool write,
-           struct ravel__det_granule *g, bool live)
+write_side(const void *a, uint64_t size, uint64_t pc)
 {
     struct ravel__worker *w = ravel__self;
     const struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     uint64_t addr = (uint64_t)(uintptr_t)a;
     if (RAVEL__LIKELY(!th->ignore && !ravel__defer_on &&
                       !(ravel__rt.common->npromoted | ravel__race_nploc))) {
-        if (write)
-            g = ravel__det_leaf_granule(
-                (const struct ravel__det_hot *)ravel__race_det, addr, size,
-                &live);
+        bool live;
+        struct ravel__det_granule *g = ravel__det_leaf_granule(
+            (const struct ravel__det_hot *)ravel__race_det, addr, size,
+            &live);
         if (g && ravel__det_quick_at(ravel__race_det, g, live, w->slot, addr,
-                                     size, pc, th->stack_id, write))
+                                     size, pc, th->stack_id, true))
             return;
     }
-    if (write) /* (tail calls: no frame here for the whole check's) */
-        race_write_full(a, size, pc);
-    else
-        race_read_full(a, size, pc);
+    race_write_full(a, size, pc); /* (a tail call) */
 }
 
-/* A read the inline test did not settle (out of line: the test saves
- * no register). */
-static __attribute__((noinline)) void
-read_rest(const void *a, uint64_t size, uint64_t pc,
-          struct ravel__det_granule *g, bool live)
+/* A read the inline test did not settle: the detector's inline path
+ * for a new read (ravel__det_read_new_at), then the whole check, a tail
+ * call. Out of line, so that the test saves no register. In an ignore
+ * section, or while the detector's work is put off, race_check decides. */
+static inline __attribute__((always_inline)) void
+read_rest_body(const void *a, uint64_t size, uint64_t pc,
+               struct ravel__det_granule *g, bool live)
 {
-    plain_side(a, size, pc, false, g, live);
+    struct ravel__worker *w = ravel__self;
+    const struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
+    if (RAVEL__LIKELY(g && !th->ignore && !ravel__defer_on) &&
+        ravel__det_read_new_at(ravel__race_det, g, live, w->slot,
+                               (uint64_t)(uintptr_t)a, size, pc,
+                               th->stack_id))
+        return;
+    race_read_full(a, size, pc);
 }
+
+/* One copy for each size the local hooks have (its byte mask a
+ * constant), one for any size. */
+#define READ_REST(name, n)                                                     \
+    static __attribute__((noinline)) void name(                                \
+        const void *a, uint64_t size, uint64_t pc,                             \
+        struct ravel__det_granule *g, bool live)                               \
+    {                                                                          \
+        read_rest_body(a, n, pc, g, live);                                     \
+        (void)size;                                                            \
+    }
+READ_REST(read_rest1, 1)
+READ_REST(read_rest2, 2)
+READ_REST(read_rest4, 4)
+READ_REST(read_rest8, 8)
+READ_REST(read_rest, size)
+#undef READ_REST
 
 /* A read's side: first the inline test, on the shadow itself, whether
  * the thread's own access of this epoch already covers the bytes (most
@@ -269,26 +290,26 @@ read_rest(const void *a, uint64_t size, uint64_t pc,
 static inline __attribute__((always_inline)) void
 read_side(const void *a, uint64_t size, uint64_t pc)
 {
-    struct ravel__det_granule *g = NULL;
-    bool live = false;
-    if (RAVEL__LIKELY(!(ravel__rt.common->npromoted | ravel__race_nploc))) {
-        const struct ravel__det_hot *h =
-            (const struct ravel__det_hot *)ravel__race_det;
-        uint64_t addr = (uint64_t)(uintptr_t)a;
-        g = ravel__det_leaf_granule(h, addr, size, &live);
-        if (g && live &&
-            ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
-            return;
+    if (RAVEL__UNLIKELY(ravel__rt.common->npromoted | ravel__race_nploc)) {
+        race_read_full(a, size, pc);
+        return;
     }
-    read_rest(a, size, pc, g, live);
-}
-
-/* A write's side: no test first (a write in a new epoch, the common
- * case, changes the granule). */
-static inline __attribute__((always_inline)) void
-write_side(const void *a, uint64_t size, uint64_t pc)
-{
-    plain_side(a, size, pc, true, NULL, false);
+    const struct ravel__det_hot *h =
+        (const struct ravel__det_hot *)ravel__race_det;
+    uint64_t addr = (uint64_t)(uintptr_t)a;
+    bool live;
+    struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
+                                                           &live);
+    if (g && live &&
+        ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
+        return;
+    switch (size) { /* (a constant in the sized hooks) */
+    case 1: read_rest1(a, size, pc, g, live); break;
+    case 2: read_rest2(a, size, pc, g, live); break;
+    case 4: read_rest4(a, size, pc, g, live); break;
+    case 8: read_rest8(a, size, pc, g, live); break;
+    default: read_rest(a, size, pc, g, live); break;
+    }
 }
 
 static __attribute__((noinline)) void
@@ -334,6 +355,23 @@ RAVEL__EXPORT void ravel__hook_quiet(const void *a, uint64_t size,
 {
     quiet_read(a, size, pc);
 }
+
+/* The same for one size (what the local hooks call): the size's checks
+ * and the access's byte mask constants. */
+#define SIZED_HOOKS(n)                                                         \
+    RAVEL__EXPORT void ravel__hook_read##n(const void *a, uint64_t pc)         \
+    {                                                                          \
+        read_side(a, n, pc);                                                   \
+    }                                                                          \
+    RAVEL__EXPORT void ravel__hook_write##n(const void *a, uint64_t pc)        \
+    {                                                                          \
+        write_side(a, n, pc);                                                  \
+    }
+SIZED_HOOKS(1)
+SIZED_HOOKS(2)
+SIZED_HOOKS(4)
+SIZED_HOOKS(8)
+#undef SIZED_HOOKS
 
 _Static_assert(offsetof(struct ravel__worker, view) == 0 &&
                    offsetof(struct ravel__worker, counts) == 0,
