@@ -73,9 +73,8 @@
  * with a 16-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline paths,
  * ravel__det_nothing_new_at, which settles a read that repeats one of
- * this epoch, and ravel__det_quick_at (for a read after that test,
- * ravel__det_read_new_at), which checks and records the accesses
- * ordered after the granule's earlier ones (a lock's), all three
+ * this epoch, and ravel__det_quick_at, which checks and records the
+ * accesses ordered after the granule's earlier ones (a lock's), both
  * without a call into the detector (ravel__det_read_nothing_new,
  * ravel__det_read_quick and ravel__det_write_quick: the same from an
  * address).
@@ -329,8 +328,7 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * thread, epoch, origin and kind, or a cell the access empties or found
  * empty. False otherwise, having changed nothing: then the detector does
  * the whole access. For a read, ravel__det_nothing_new_at must have
- * said no; the hooks take ravel__det_read_new_at for a read, the same
- * in another order. These are the hooks' fast paths: a loop's first access to each element in an epoch, after
+ * said no. These are the hooks' fast paths: a loop's first access to each element in an epoch, after
  * other threads' accesses that a lock orders before it, costs no call
  * into the detector.
  */
@@ -340,129 +338,55 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
                     uint64_t pc, uint32_t stack, bool write)
 {
     struct ravel__det_hot *h = (struct ravel__det_hot *)d;
-    const struct ravel__det_origin_cached *oc =
-        &h->oc[ravel__det_origin_slot(pc, stack)];
-    if (RAVEL__UNLIKELY(oc->pc != pc || oc->stack != stack))
-        return false;
     const uint32_t *clk = h->thr[t].c;
-    uint64_t mine = ravel__det_who(t, clk[t]) |
-                    (uint64_t)oc->id << RAVEL__DET_ORIGIN_SHIFT;
-    uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 7));
+    unsigned mask = ((1u << size) - 1) << (addr & 7);
     unsigned kind = write ? RAVEL__DET_K_WRITE : 0u;
     /* The header word, changed in a register and stored once: the
      * stamp, then each cell's mask (from bit RAVEL__DET_HDR_MASK), then
-     * the kinds. A write supersedes every earlier access to its bytes,
-     * so it leaves every cell's mask without them; a read, the reads
-     * ordered before it (below). */
+     * the kinds. */
     uint64_t hdr;
     __builtin_memcpy(&hdr, g, sizeof hdr);
     if (!live) /* no cell holds anything (the kinds stay, as there) */
         hdr &= ~(0xffffffull << RAVEL__DET_HDR_MASK);
     uint64_t bytes = (uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK;
-    uint64_t over = hdr & bytes, next = write ? hdr & ~bytes : hdr;
-    int same = -1, empty = -1;
-#pragma GCC unroll 3
-    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
-        unsigned at = RAVEL__DET_HDR_MASK + 8 * i;
-        uint64_t c = g->cell[i];
-        unsigned ck = (unsigned)(hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u;
-        if ((over >> at) & 0xff) {
-            uint32_t ct = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
-            bool before = ct == t || (uint32_t)c <= clk[ct];
-            bool cw = ck & RAVEL__DET_K_WRITE;
-            if (!before && (write || cw))
-                return false; /* may race */
-            if (!write && !cw && before)
-                next &= ~((uint64_t)mask << at);
-        }
-        if (!((next >> at) & 0xff)) {
-            if (empty < 0)
-                empty = (int)i;
-        } else if (c == mine && ck == kind) {
-            same = (int)i; /* the last, as there */
-        }
-    }
-    unsigned slot;
-    if (same >= 0) {
-        slot = (unsigned)same;
-    } else {
-        if (empty < 0)
-            return false; /* full: the detector forgets a read */
-        slot = (unsigned)empty;
-        g->cell[slot] = mine;
-        unsigned at = RAVEL__DET_HDR_KINDS + 2 * slot;
-        next = (next & ~(3ull << at)) | (uint64_t)kind << at;
-    }
-    next |= (uint64_t)mask << (RAVEL__DET_HDR_MASK + 8 * slot);
-    next = (next & ~0xffffffffull) | h->gen;
-    __builtin_memcpy(g, &next, sizeof next);
-    return true;
-}
-
-/*
- * A plain read's inline path after ravel__det_nothing_new_at said no
- * (or found the granule stale): ravel__det_quick_at's check and record
- * for a read, with the cells read in a different order - first the
- * cells the read overlaps (is any a write not ordered before it?  which
- * reads does it supersede?), only then its origin and its cell - so
- * that the common case, a read under a lock in a new epoch (a hash
- * map's lookups), costs one pass and few registers. The same answer and
- * the same granule as ravel__det_quick_at (ravel__det_read_quick, which
- * detect_test compares with the detector, goes through here).
- */
-static inline __attribute__((always_inline)) bool
-ravel__det_read_new_at(struct ravel__detector *d,
-                       struct ravel__det_granule *g, bool live, uint32_t t,
-                       uint64_t addr, uint64_t size, uint64_t pc,
-                       uint32_t stack)
-{
-    struct ravel__det_hot *h = (struct ravel__det_hot *)d;
-    const uint32_t *clk = h->thr[t].c;
-    unsigned mask = ((1u << size) - 1) << (addr & 7);
-    uint64_t hdr;
-    __builtin_memcpy(&hdr, g, sizeof hdr);
-    if (!live) /* no cell holds anything (the kinds stay, as there) */
-        hdr &= ~(0xffffffull << RAVEL__DET_HDR_MASK);
-    uint64_t over = hdr & ((uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK);
-    /* First the cells the read overlaps: a write not ordered before it
-     * (it may race), the reads ordered before it (it supersedes them on
-     * its bytes: `clear`, the cells' masks). */
-    uint32_t epoch = clk[t];
+    uint64_t over = hdr & bytes;
+    /* First the cells the access overlaps, in few registers: one not
+     * ordered before it that it may race with (a write's any, a read's
+     * a write) is for the detector; a read supersedes, on its bytes,
+     * the reads ordered before it (`clear`: their cells' masks), a
+     * write every earlier access to its bytes. */
     uint64_t clear = 0;
-    bool racy = false;
 #pragma GCC unroll 3
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
         unsigned at = RAVEL__DET_HDR_MASK + 8 * i;
-        unsigned ov = (unsigned)(over >> at) & 0xffu;
-        if (!ov)
+        if (!((over >> at) & 0xffu))
             continue;
         uint64_t c = g->cell[i];
         unsigned ck = (unsigned)(hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u;
         uint32_t ct = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
         if (ct != t && (uint32_t)c > clk[ct]) {
-            racy |= ck & RAVEL__DET_K_WRITE;
-            continue;
-        }
-        if (!(ck & RAVEL__DET_K_WRITE))
+            if (write || (ck & RAVEL__DET_K_WRITE))
+                return false; /* may race */
+        } else if (!write && !(ck & RAVEL__DET_K_WRITE)) {
             clear |= 0xffull << at;
+        }
     }
-    if (RAVEL__UNLIKELY(racy))
-        return false;
-    uint64_t next = hdr & ~(over & clear);
+    uint64_t next = write ? hdr & ~bytes : hdr & ~(over & clear);
+    /* Then its origin, and where it goes: the last cell of this thread,
+     * epoch, origin and kind that still holds bytes, or else the first
+     * empty one. */
     const struct ravel__det_origin_cached *oc =
         &h->oc[ravel__det_origin_slot(pc, stack)];
     if (RAVEL__UNLIKELY(oc->pc != pc || oc->stack != stack))
         return false;
-    uint64_t mine = ravel__det_who(t, epoch) |
+    uint64_t mine = ravel__det_who(t, clk[t]) |
                     (uint64_t)oc->id << RAVEL__DET_ORIGIN_SHIFT;
-    /* Then where it goes: the last cell of this thread, epoch and origin
-     * that is a read and still holds bytes, or else the first empty. */
     int slot = -1;
 #pragma GCC unroll 3
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
         if (g->cell[i] == mine &&
             ((next >> (RAVEL__DET_HDR_MASK + 8 * i)) & 0xff) &&
-            !((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u))
+            ((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u) == kind)
             slot = (int)i;
     if (slot < 0) {
         uint64_t masks = next >> RAVEL__DET_HDR_MASK;
@@ -475,7 +399,8 @@ ravel__det_read_new_at(struct ravel__detector *d,
         else
             return false; /* full: the detector forgets a read */
         g->cell[slot] = mine;
-        next &= ~(3ull << (RAVEL__DET_HDR_KINDS + 2 * slot));
+        unsigned at = RAVEL__DET_HDR_KINDS + 2 * slot;
+        next = (next & ~(3ull << at)) | (uint64_t)kind << at;
     }
     next |= (uint64_t)mask << (RAVEL__DET_HDR_MASK + 8 * slot);
     next = (next & ~0xffffffffull) | h->gen;
@@ -495,8 +420,8 @@ ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
     struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
                                                            &live);
     return g && ((live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
-                 ravel__det_read_new_at(d, g, live, t, addr, size, pc,
-                                        stack));
+                 ravel__det_quick_at(d, g, live, t, addr, size, pc, stack,
+                                     false));
 }
 
 static inline __attribute__((always_inline)) bool

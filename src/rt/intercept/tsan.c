@@ -23,15 +23,15 @@
  * a constant): a read first tests, on the shadow itself, whether the
  * thread's own access of this epoch already covers the bytes
  * (ravel__det_nothing_new_at), which settles most of a loop's reads;
- * then, out of line, the detector's inline path (ravel__det_quick_at,
- * for a read ravel__det_read_new_at) checks and records a simple access
- * that races with nothing the granule remembers (a loop's first access
- * to each element after another thread's, under a lock); only what it
- * leaves calls the detector (ravel__det_read/write). The eight hottest
- * hooks have copies linked into the executable itself (tsan_local.c),
- * which call the same functions through ravel__hook_readN/writeN (the
- * size a constant in each copy) and ravel__hook_quiet: these here serve
- * shared libraries and executables linked without them.
+ * then, out of line, the detector's inline path (ravel__det_quick_at)
+ * checks and records a simple access that races with nothing the
+ * granule remembers (a loop's first access to each element after
+ * another thread's, under a lock); only what it leaves calls the
+ * detector (ravel__det_read/write). The eight hottest hooks have copies
+ * linked into the executable itself (tsan_local.c), which call the same
+ * functions through ravel__hook_readN/writeN (the size a constant in
+ * each copy) and ravel__hook_quiet: these here serve shared libraries
+ * and executables linked without them.
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
@@ -247,7 +247,7 @@ write_side(const void *a, uint64_t size, uint64_t pc)
 }
 
 /* A read the inline test did not settle: the detector's inline path
- * for a new read (ravel__det_read_new_at), then the whole check, a tail
+ * (ravel__det_quick_at), then the whole check, a tail
  * call. Out of line, so that the test saves no register. In an ignore
  * section, or while the detector's work is put off, race_check decides. */
 static inline __attribute__((always_inline)) void
@@ -257,9 +257,9 @@ read_rest_body(const void *a, uint64_t size, uint64_t pc,
     struct ravel__worker *w = ravel__self;
     const struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     if (RAVEL__LIKELY(g && !th->ignore && !ravel__defer_on) &&
-        ravel__det_read_new_at(ravel__race_det, g, live, w->slot,
-                               (uint64_t)(uintptr_t)a, size, pc,
-                               th->stack_id))
+        ravel__det_quick_at(ravel__race_det, g, live, w->slot,
+                            (uint64_t)(uintptr_t)a, size, pc, th->stack_id,
+                            false))
         return;
     race_read_full(a, size, pc);
 }
