@@ -70,7 +70,7 @@
  *     addr bits 47..32 -> L2 table   bits 31..16 -> leaf   bits 15..3 ->
  *     granule (32 bytes)             a leaf shadows 64 KiB (8192 granules)
  *
- * with a 16-entry direct-mapped cache of leaves in front. The layout is
+ * with a 256-entry direct-mapped cache of leaves in front. The layout is
  * in this header (below) for one reason: the access hooks' inline paths,
  * ravel__det_nothing_new_at, which settles a read that repeats one of
  * this epoch, and ravel__det_quick_at, which checks and records the
@@ -135,7 +135,7 @@ struct ravel__detector;
 #define RAVEL__DET_PAGE_BITS 12 /* reset granularity for large ranges */
 #define RAVEL__DET_LEAF_PAGES (1u << (RAVEL__DET_LEAF_BITS - \
                                       RAVEL__DET_PAGE_BITS))
-#define RAVEL__DET_LEAF_CACHE 16 /* direct-mapped cache of leaf lookups */
+#define RAVEL__DET_LEAF_CACHE 256 /* direct-mapped cache of leaf lookups */
 
 /*
  * A granule: 32 bytes, so that (leaves being page-aligned, the granules
