@@ -801,6 +801,27 @@ def group_races(args):
         check(p.stderr.count("WARNING: ravel: data race") == len(races),
               "race_flag: a pair reported more than once")
 
+    # Every size the program's own hooks have a copy for (ravel__hook_readN/
+    # writeN): the race is reported with its size; under a lock, none.
+    for n in (1, 2, 4, 8):
+        p, s = ravel_run(args, exe("race_sizes"),
+                         {"options": [], "args": [str(n)]},
+                         ["--strategy", "random", "--seed", "1",
+                          "--executions", "200"], work)
+        check(p.returncode == 1 and
+              re.search(r"(Read|Write) of size %d at 0x[0-9a-f]+ by thread "
+                        r"1(\.1)?:" % n, p.stderr) is not None and
+              "Location is global 'v%d'" % n in p.stderr,
+              "race_sizes %d: no race of %d bytes on v%d reported (exit %d):\n%s"
+              % (n, n, n, p.returncode, p.stderr[-3000:]))
+        p, s = ravel_run(args, exe("race_sizes"),
+                         {"options": [], "args": [str(n), "locked"]},
+                         ["--strategy", "random", "--seed", "1",
+                          "--executions", "200"], work)
+        check(p.returncode == 0 and s and s["result"] == "clean",
+              "race_sizes %d locked: expected no race, exit %d: %s"
+              % (n, p.returncode, p.stderr[-2000:]))
+
     # Suppressions: by function, by global, by file; bad files.
     for pattern in ("race:increment", "race:^counter$", "race:counter_plain.c"):
         supp = os.path.join(work, "supp.txt")
