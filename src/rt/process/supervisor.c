@@ -72,8 +72,8 @@ static struct {
     /* Lanes after the first start once it has run for LANE_DELAY
      * (seconds) and is not done: a search shorter than that costs the
      * others' start-up (a fork each, ~2.5 ms here), and on one lane it
-     * is over sooner (filesystem(19): 32 ms on one lane, 40 ms on two).
-     * 0 once they have started. */
+     * is over sooner (filesystem(19): 32 ms on one lane, 40 ms on two,
+     * when all started at once). 0 once they have started. */
     double lanes_at;
     /* Interleaving of the first execution whose result differed. */
     struct ravel__strbuf differing;
@@ -1852,8 +1852,40 @@ static void stop_lanes(bool all)
     }
 }
 
-/* Folds the lanes' figures into lane 0's, which the summary reads. */
-#define LANE_DELAY 0.02
+/* 5 ms: at 20 ms the second lane missed a third of a 60 ms search
+ * (indexer(15); docs/exploration.md has the figures). */
+#define LANE_DELAY 0.005
+
+/*
+ * The search is over - a lane said it is done having found it exhausted
+ * - and a lane started after LANE_DELAY has not run an execution yet (it
+ * is still being forked and set up): it holds no work, since the shared
+ * tree is exhausted only when no lane does, and has nothing to report,
+ * so it is stopped instead of waited for. A search that ends just after
+ * the other lanes were started would otherwise wait for their start-up
+ * (several ms), and the default would be slower than --jobs 1 there.
+ */
+static void drop_unstarted_lanes(void)
+{
+    struct ravel__rt *rt = &ravel__rt;
+    bool over = false;
+    for (uint32_t l = 0; l < rt->nlanes; l++)
+        if (rt->lanes[l].done && rt->lanes[l].sh->exhausted)
+            over = true;
+    if (!over)
+        return;
+    for (uint32_t l = 0; l < rt->nlanes; l++) {
+        struct ravel__lane_io *ln = &rt->lanes[l];
+        if (!ln->child || ln->done ||
+            atomic_load(&ln->sh->executions_done) != 0 ||
+            atomic_load(&ln->sh->in_execution))
+            continue;
+        kill(ln->child, SIGKILL);
+        reap(ln->child);
+        ln->child = 0;
+        ln->done = true;
+    }
+}
 
 static void start_lane(uint32_t l)
 {
@@ -1865,6 +1897,7 @@ static void start_lane(uint32_t l)
     rt->lanes[l].silent_at = 0;
 }
 
+/* Folds the lanes' figures into lane 0's, which the summary reads. */
 static void merge_lanes(void)
 {
     struct ravel__rt *rt = &ravel__rt;
@@ -2026,6 +2059,8 @@ phase:
         }
         if (sv.stop)
             stop_lanes(false);
+        else
+            drop_unstarted_lanes();
         int st;
         pid_t w;
         for (int tries = 0;; tries++) {
