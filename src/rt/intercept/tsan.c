@@ -247,9 +247,10 @@ write_side(const void *a, uint64_t size, uint64_t pc)
 }
 
 /* A read the inline test did not settle: the detector's inline path
- * (ravel__det_quick_at), then the whole check, a tail
- * call. Out of line, so that the test saves no register. In an ignore
- * section, or while the detector's work is put off, race_check decides. */
+ * (ravel__det_quick_at), then the whole check (a tail call). Its copies
+ * below are out of line, so that the test saves no register. In an
+ * ignore section, or while the detector's work is put off, race_check
+ * decides. */
 static inline __attribute__((always_inline)) void
 read_rest_body(const void *a, uint64_t size, uint64_t pc,
                struct ravel__det_granule *g, bool live)
