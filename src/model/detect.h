@@ -324,13 +324,12 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * stale granule is taken as empty, as the detector takes it), an origin
  * in the origin cache, no race (an overlapping cell not ordered before
  * the access is for the detector to report, if it races), and a place
- * to record the access - the cell of this
- * thread, epoch, origin and kind, or a cell the access empties or found
- * empty. False otherwise, having changed nothing: then the detector does
+ * to record the access - the cell of this thread, epoch, origin and
+ * kind, or a cell the access empties or found empty. False otherwise, having changed nothing: then the detector does
  * the whole access. For a read, ravel__det_nothing_new_at must have
- * said no. These are the hooks' fast paths: a loop's first access to each element in an epoch, after
- * other threads' accesses that a lock orders before it, costs no call
- * into the detector.
+ * said no. These are the hooks' fast paths: a loop's first access to
+ * each element in an epoch, after other threads' accesses that a lock
+ * orders before it, costs no call into the detector.
  */
 static inline __attribute__((always_inline)) bool
 ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,

@@ -1837,18 +1837,23 @@ static void lane_died(int st)
                  WEXITSTATUS(st), last);
 }
 
+/* Kills one lane's executor and counts the lane as done. */
+static void kill_lane(struct ravel__lane_io *ln)
+{
+    kill(ln->child, SIGKILL);
+    reap(ln->child);
+    ln->child = 0;
+    ln->done = true;
+}
+
 /* Stops every lane's executor but those finishing on their own. */
 static void stop_lanes(bool all)
 {
     struct ravel__rt *rt = &ravel__rt;
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
-        if (!ln->child || (!all && ln->done))
-            continue;
-        kill(ln->child, SIGKILL);
-        reap(ln->child);
-        ln->child = 0;
-        ln->done = true;
+        if (ln->child && (all || !ln->done))
+            kill_lane(ln);
     }
 }
 
@@ -1861,9 +1866,9 @@ static void stop_lanes(bool all)
  * - and a lane started after LANE_DELAY has not run an execution yet (it
  * is still being forked and set up): it holds no work, since the shared
  * tree is exhausted only when no lane does, and has nothing to report,
- * so it is stopped instead of waited for. A search that ends just after
- * the other lanes were started would otherwise wait for their start-up
- * (several ms), and the default would be slower than --jobs 1 there.
+ * so it is stopped instead of waited for: a search that ends just after
+ * the other lanes were started does not wait for them to start, look at
+ * the finished tree and exit.
  */
 static void drop_unstarted_lanes(void)
 {
@@ -1876,14 +1881,10 @@ static void drop_unstarted_lanes(void)
         return;
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
-        if (!ln->child || ln->done ||
-            atomic_load(&ln->sh->executions_done) != 0 ||
-            atomic_load(&ln->sh->in_execution))
-            continue;
-        kill(ln->child, SIGKILL);
-        reap(ln->child);
-        ln->child = 0;
-        ln->done = true;
+        if (ln->child && !ln->done &&
+            atomic_load(&ln->sh->executions_done) == 0 &&
+            !atomic_load(&ln->sh->in_execution))
+            kill_lane(ln);
     }
 }
 
