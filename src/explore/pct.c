@@ -178,6 +178,7 @@ struct ravel__strategy *ravel__pct_new(const struct ravel__strategy_config *c)
     p->base.stats = c->stats;
     p->base.wake_spins = true;
     p->seed = c->seed;
+    p->traces.one_run = c->executions == 1;
     p->depth = c->pct_depth ? c->pct_depth : 3;
     if (p->depth > MAX_CHANGE)
         p->depth = MAX_CHANGE;

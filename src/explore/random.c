@@ -112,6 +112,7 @@ struct ravel__strategy *ravel__random_new(const struct ravel__strategy_config *c
     r->base.stats = c->stats;
     r->base.wake_spins = true;
     r->seed = c->seed;
+    r->traces.one_run = c->executions == 1;
     c->stats->bound = -1;
     return &r->base;
 }

@@ -37,6 +37,14 @@ bool ravel__traces_add_fingerprint(struct ravel__traces *t, uint64_t fp)
 bool ravel__traces_add(struct ravel__traces *t, const struct ravel__exec *x)
 {
     uint64_t fp;
+    if (t->one_run) {
+        if (t->n == 0 && t->unknown == 0) {
+            t->n = 1;
+            return true;
+        }
+        t->unknown++;
+        return false;
+    }
     /* --memory-model rc11: distinct execution graphs (src/rt/rc11.c). */
     if (x->memory_model == RAVEL__MM_RC11 && x->graph_fp)
         return ravel__traces_add_fingerprint(t, x->graph_fp);

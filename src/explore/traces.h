@@ -8,7 +8,9 @@
  * measure of coverage for random ones. Random and PCT count this way;
  * the fingerprint is computed in one pass that keeps no clock per event
  * (ravel__hbfp_fingerprint), so a long execution costs them the event
- * log and little more.
+ * log and little more. A run of one execution in all (--executions 1:
+ * the race benchmarks, a long test run once) has one trace whatever its
+ * fingerprint, and computes none.
  */
 #ifndef RAVEL_TRACES_H
 #define RAVEL_TRACES_H
@@ -20,7 +22,11 @@ struct ravel__traces {
     struct ravel__hb hb;   /* where that pass cannot (tso) */
     uint64_t *set; /* open addressing; 0 = empty */
     size_t cap, n;
-    uint64_t unknown; /* executions with too many threads to analyse */
+    uint64_t unknown; /* executions with too many threads to analyse, or
+                         not fingerprinted (below) */
+    bool one_run; /* the run's budget is one execution: the first is a
+                     distinct trace with no fingerprint; a later one
+                     (none should come) is unknown, never counted */
 };
 
 /* Adds execution x; returns true if its trace is new. */

@@ -822,6 +822,22 @@ def group_races(args):
               "race_sizes %d locked: expected no race, exit %d: %s"
               % (n, p.returncode, p.stderr[-2000:]))
 
+    # A run of one execution counts its trace without fingerprinting it
+    # (traces.c, one_run); more executions still count distinct traces
+    # by fingerprint (race_sizes locked has two: the lock's two orders).
+    for strategy in ("random", "pct"):
+        for n, want in ((1, 1), (20, 2)):
+            p, s = ravel_run(args, exe("race_sizes"),
+                             {"options": [], "args": ["4", "locked"]},
+                             ["--strategy", strategy, "--seed", "1",
+                              "--executions", str(n)], work)
+            check(p.returncode == 0 and s and s["result"] == "clean" and
+                  s["traces"] == want,
+                  "race_sizes locked, %s, %d execution(s): expected %d "
+                  "trace(s), got %s (exit %d)" % (strategy, n, want,
+                                                  s and s["traces"],
+                                                  p.returncode))
+
     # Suppressions: by function, by global, by file; bad files.
     for pattern in ("race:increment", "race:^counter$", "race:counter_plain.c"):
         supp = os.path.join(work, "supp.txt")
