@@ -630,6 +630,7 @@ void ravel__spawn_executor(bool resume)
         REAL(_exit)(RAVEL__EXIT_USAGE);
     }
     rt->lanes[rt->lane].child = pid;
+    rt->lanes[rt->lane].exiting = false;
 }
 
 RAVEL__EXPORT int __libc_start_main(ravel__main_fn main, int argc, char **argv,

@@ -1608,6 +1608,9 @@ static void handle_message(const struct ravel__msg *m)
         break;
     case RAVEL__MSG_DONE:
         ravel__rt.lanes[ravel__rt.lane].done = true;
+        /* After the reply it only exits (executor.c, done): its figures
+         * are final now, and the run does not wait for its exit. */
+        ravel__rt.lanes[ravel__rt.lane].exiting = true;
         /* Run directly, no execution of the lane whose exit status
          * counts exited, and it will not start over: no other lane may
          * wait for that status for ever. */
@@ -1982,7 +1985,13 @@ static bool start_over(void)
         ravel__door->start_over();
     for (uint32_t l = 0; l < rt->nlanes; l++) {
         struct ravel__lane_io *ln = &rt->lanes[l];
+        /* An executor that only exits now may not have read its last
+         * reply yet: the next one shares its pipes, so it is waited for
+         * first (it would take the new one's reply). */
+        if (ln->child && ln->exiting)
+            reap(ln->child);
         ln->done = false;
+        ln->exiting = false;
         ln->done_at = 0;
         ln->child = 0;
         ln->sh->exhausted = 0;
@@ -2022,14 +2031,15 @@ phase:
         struct pollfd p[RAVEL__MAX_LANES];
         uint32_t which[RAVEL__MAX_LANES], np = 0;
         for (uint32_t l = 0; l < rt->nlanes; l++) {
-            if (!rt->lanes[l].child)
+            if (!rt->lanes[l].child || rt->lanes[l].exiting)
                 continue;
             p[np] = (struct pollfd){rt->lanes[l].sv_in, POLLIN, 0};
             which[np++] = l;
         }
         if (np == 0)
-            break; /* every lane has finished (or the first one before
-                      the others started: they are not needed) */
+            break; /* every lane has finished or only exits now (or the
+                      first one finished before the others started: they
+                      are not needed) */
         int wait_ms = 50;
         if (sv.lanes_at) {
             double left = (sv.lanes_at - ravel__now()) * 1000;
@@ -2078,11 +2088,15 @@ phase:
                 }
                 continue;
             }
-            /* An executor that said it is done exits at once: wait a
-             * little for it rather than for the next poll timeout. */
+            /* An executor marked done that has neither said so nor
+             * exited (stopping after a bug, a tool error): it exits at
+             * once, so wait a little for it rather than for the next
+             * poll timeout. One that said it is done only exits: not
+             * waited for. */
             bool waiting = false;
             for (uint32_t l = 0; l < rt->nlanes; l++)
-                if (rt->lanes[l].child && rt->lanes[l].done)
+                if (rt->lanes[l].child && rt->lanes[l].done &&
+                    !rt->lanes[l].exiting)
                     waiting = true;
             if (!waiting || tries >= 50 || sv.interrupted)
                 break;
@@ -2095,7 +2109,7 @@ phase:
         now = ravel__now();
         for (uint32_t l = 0; l < rt->nlanes; l++) {
             struct ravel__lane_io *ln = &rt->lanes[l];
-            if (!ln->child || !ln->done)
+            if (!ln->child || !ln->done || ln->exiting)
                 continue;
             if (ln->done_at == 0)
                 ln->done_at = now;
