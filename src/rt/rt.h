@@ -201,9 +201,9 @@ struct ravel__lane_io {
     pid_t child;           /* its executor, 0 when none */
     bool done;             /* its executor finished the run */
     bool exiting;          /* and said so (RAVEL__MSG_DONE): all it does
-                              after the reply is exit, which the run does
-                              not wait for (the process's teardown takes
-                              about a millisecond) */
+                              after the reply is exit, which the run waits
+                              for only after its summary (the process's
+                              teardown takes about a millisecond) */
     double done_at;        /* when `done` was set while the executor was
                               still alive: it must exit soon after */
     uint64_t last_progress;

@@ -2173,6 +2173,12 @@ phase:
     ravel__use_lane(0);
     clear_progress();
     int code = ravel__sv_finish();
+    /* The executors that only exit now: reaped after the summary, while
+     * they are torn down, so that their time counts as this process's
+     * children's (time(1), getrusage) and none outlives the run. */
+    for (uint32_t l = 0; l < rt->nlanes; l++)
+        if (rt->lanes[l].child && rt->lanes[l].exiting)
+            reap(rt->lanes[l].child);
     REAL(_exit)(code);
     __builtin_unreachable();
 }
