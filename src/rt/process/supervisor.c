@@ -1609,7 +1609,8 @@ static void handle_message(const struct ravel__msg *m)
     case RAVEL__MSG_DONE:
         ravel__rt.lanes[ravel__rt.lane].done = true;
         /* After the reply it only exits (executor.c, done): its figures
-         * are final now, and the run does not wait for its exit. */
+         * are final now, and the run waits for its exit only after the
+         * summary. */
         ravel__rt.lanes[ravel__rt.lane].exiting = true;
         /* Run directly, no execution of the lane whose exit status
          * counts exited, and it will not start over: no other lane may
