@@ -756,6 +756,9 @@ extern bool ravel__wrote_raw;
 /* The program opened, duplicated or accepted a descriptor through a call
  * ravel intercepts (reset.c checks for strays only then, or now and then). */
 extern bool ravel__made_fd;
+/* It put one at a number of its choosing (dup2, dup3): reset.c scans for
+ * strays after that execution, as the lowest free number says nothing. */
+extern bool ravel__placed_fd;
 void ravel__reset_snapshot(void);
 void ravel__reset_restore(void);
 /* Closes the streams and descriptors the last execution opened (the

@@ -586,8 +586,10 @@ RAVEL__EXPORT int dup2(int from, int to)
     if (to <= 2 && ravel__rt.executing)
         ravel__changed_stdio = true;
     int r = REAL(dup2)(from, to);
-    if (r >= 0)
+    if (r >= 0) {
         copied(from, r, RAVEL__CALLER_PC);
+        ravel__placed_fd = ravel__placed_fd || ravel__rt.executing;
+    }
     return r;
 }
 
@@ -596,8 +598,10 @@ RAVEL__EXPORT int dup3(int from, int to, int flags)
     if (to <= 2 && ravel__rt.executing)
         ravel__changed_stdio = true;
     int r = REAL(dup3)(from, to, flags);
-    if (r >= 0)
+    if (r >= 0) {
         copied(from, r, RAVEL__CALLER_PC);
+        ravel__placed_fd = ravel__placed_fd || ravel__rt.executing;
+    }
     return r;
 }
 

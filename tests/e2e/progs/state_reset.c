@@ -2,9 +2,9 @@
  * state_reset.c - every execution must start the way the first did: this
  * program checks its starting state and then changes all of it (globals,
  * statics, heap reachable from globals, thread-local data, the working
- * directory, argv as getopt permutes it, open files, exit handlers,
- * thread-specific data keys), so a second execution that is not restored
- * fails its assertions.
+ * directory, argv as getopt permutes it, open files, a descriptor put at a
+ * number of its choosing, exit handlers, thread-specific data keys), so a
+ * second execution that is not restored fails its assertions.
  *
  * ravel-expect: clean
  * ravel-args: -v input
@@ -66,6 +66,8 @@ int main(int argc, char **argv)
     assert(fd >= 0 && fd < 64); /* descriptors do not pile up */
     FILE *f = fopen("/dev/null", "r");
     assert(f != NULL);
+    /* dup2 to a high number: the lowest free one says nothing of it. */
+    assert(fcntl(200, F_GETFD) == -1);
 
     /* Change everything. */
     calls++;
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
     atexit(at_exit_handler);
     setenv("RAVEL_E2E_SET", "1", 1);
     assert(chdir("/") == 0);
+    /* Moved: the lowest number is free again, 200 is left open. */
+    assert(dup2(fd, 200) == 200 && close(fd) == 0);
     int opt, verbose = 0;
     while ((opt = getopt(argc, argv, "v")) != -1)
         verbose += opt == 'v';
