@@ -1781,7 +1781,7 @@ static void release_path(struct sys *s, struct ravel__lane *ln,
 {
     struct ravel__pathent *path = my_path(s);
     for (uint32_t i = ln->depth; i-- > from;)
-        ravel__tree_node_unref(s->t, path[i].node);
+        ravel__tree_node_unref(s->t, path[i].node, s->lane);
     if (ln->depth > from)
         ln->depth = from;
 }
@@ -3248,6 +3248,7 @@ struct ravel__strategy *ravel__systematic_new(
         }
         if (s->bk != BOUND_NONE)
             t->bound = 0;
+        t->private_nodes = s->xlanes;
         if (s->units) {
             t->unit_phase = RAVEL__UNITS_SPLIT;
             /* Resuming: what the checkpoint says was explored. */

@@ -137,6 +137,8 @@ void ravel__tree_clear(struct ravel__tree *t)
         struct ravel__lane *ln = ravel__tree_lane(t, l);
         ln->depth = ln->prefix = ln->committed = 0;
         ln->free_nodes = RAVEL__NIL;
+        atomic_store_explicit(&ln->remote_nodes, RAVEL__NIL,
+                              memory_order_relaxed);
         ln->node_top = 0;
         ln->branch_sleep = 0;
         ln->branch_wut = RAVEL__NIL;
@@ -198,25 +200,13 @@ static uint32_t owner_of(const struct ravel__tree *t, uint32_t i)
 uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
 {
     struct ravel__lane *ln = ravel__tree_lane(t, l);
-    _Atomic uint32_t *head = (_Atomic uint32_t *)&ln->free_nodes;
-    uint32_t i = atomic_load_explicit(head, memory_order_acquire);
-    if (t->nlanes == 1) {
-        /* One lane: its executor is the only process that takes and
-         * gives back nodes, and a locked instruction at every choice (a
-         * node taken, a node given back) was a sixth of their cost. */
-        if (i != RAVEL__NIL)
-            atomic_store_explicit(head, ravel__tree_node(t, i)->wut,
-                                  memory_order_relaxed);
+    uint32_t i = ln->free_nodes;
+    if (i == RAVEL__NIL && t->nlanes > 1)
+        i = atomic_exchange_explicit(&ln->remote_nodes, RAVEL__NIL,
+                                     memory_order_acquire);
+    if (i != RAVEL__NIL) {
+        ln->free_nodes = ravel__tree_node(t, i)->wut;
     } else {
-        while (i != RAVEL__NIL) {
-            uint32_t next = ravel__tree_node(t, i)->wut;
-            if (atomic_compare_exchange_weak_explicit(head, &i, next,
-                                                      memory_order_acquire,
-                                                      memory_order_acquire))
-                break;
-        }
-    }
-    if (i == RAVEL__NIL) {
         if (ln->node_top >= t->lane_nodes)
             return RAVEL__NIL;
         i = 1 + l * t->lane_nodes + ln->node_top++;
@@ -231,11 +221,12 @@ uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
     return i;
 }
 
-void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i)
+void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i, uint32_t l)
 {
     struct ravel__tnode *nd = ravel__tree_node(t, i);
-    bool single = t->nlanes == 1; /* as in ravel__tree_node_new */
-    if (single) {
+    if (t->nlanes == 1 || t->private_nodes) {
+        /* One lane, or lanes with nodes of their own: this executor is
+         * the only process that takes and gives back this node. */
         uint32_t r = atomic_load_explicit(&nd->refs, memory_order_relaxed);
         atomic_store_explicit(&nd->refs, r - 1, memory_order_relaxed);
         if (r != 1)
@@ -244,18 +235,18 @@ void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i)
         return;
     }
     ravel__tree_wlist_free(t, nd->wut);
-    struct ravel__lane *ln = ravel__tree_lane(t, owner_of(t, i));
-    _Atomic uint32_t *head = (_Atomic uint32_t *)&ln->free_nodes;
-    uint32_t h = atomic_load_explicit(head, memory_order_relaxed);
-    if (single) {
-        nd->wut = h;
-        atomic_store_explicit(head, i, memory_order_relaxed);
+    uint32_t owner = owner_of(t, i);
+    struct ravel__lane *ln = ravel__tree_lane(t, owner);
+    if (owner == l) {
+        nd->wut = ln->free_nodes;
+        ln->free_nodes = i;
         return;
     }
+    uint32_t h = atomic_load_explicit(&ln->remote_nodes, memory_order_relaxed);
     do
         nd->wut = h;
     while (!atomic_compare_exchange_weak_explicit(
-        head, &h, i, memory_order_release, memory_order_relaxed));
+        &ln->remote_nodes, &h, i, memory_order_release, memory_order_relaxed));
 }
 
 /* ---- wakeup steps ---------------------------------------------------------- */

@@ -148,8 +148,14 @@ struct __attribute__((aligned(64))) ravel__lane {
      * without atomic sections): written by the lane only, on its own
      * cache lines; the totals are their sums (ravel__tree_count). */
     _Atomic uint64_t executions, blocked, complete, complete_plain;
-    uint32_t free_nodes; /* its node pool's free list (lock-free push;
-                            plain loads and stores with one lane) */
+    /* Its node pool's free lists: the nodes it gave back itself, which
+     * only it touches (plain loads and stores), and those other lanes
+     * gave back (a lock-free push; it takes the whole list when its own
+     * is empty). With one list for both, every node taken and given back
+     * was a locked instruction: a sixth of fib_bench's time with two
+     * lanes went to the nodes. */
+    uint32_t free_nodes;
+    _Atomic uint32_t remote_nodes;
     uint32_t node_top;   /* nodes of its pool ever handed out */
 };
 
@@ -194,6 +200,10 @@ struct ravel__tree {
     uint64_t magic;
     _Atomic uint32_t lock; /* 0 free, 1 held, 2 held with waiters */
     uint32_t nlanes;
+    /* No lane's path holds another's nodes (optimal DPOR's lanes copy
+     * what they steal: steal_unit), so each node has one reference and
+     * only its own lane touches it. */
+    uint32_t private_nodes;
     uint32_t busy; /* lanes holding a branch (under the lock) */
     int32_t bound; /* current bound of an iterated bounded search, or -1 */
     uint8_t exhausted;
@@ -321,8 +331,9 @@ static inline struct ravel__wnode *ravel__tree_wnode(struct ravel__tree *t,
 
 /* A fresh node from lane l's pool (refs = 1), or RAVEL__NIL when full. */
 uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l);
-/* Drops one reference; the last frees the node and its wakeup tree. */
-void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i);
+/* Lane l drops one reference; the last frees the node and its wakeup
+ * tree. */
+void ravel__tree_node_unref(struct ravel__tree *t, uint32_t i, uint32_t l);
 
 /* The lane this process explores, whose list takes the wakeup steps it
  * frees and gives those it takes. */
