@@ -837,10 +837,22 @@ extern struct ravel__snapio ravel__snapio;
 extern void *__memcpy_chk(void *, const void *, size_t, size_t);
 static inline void ravel__snap_copy(void *d, const void *s, size_t n)
 {
-    if (__builtin_constant_p(n))
+    if (__builtin_constant_p(n) && n >= 64) {
+        /* In 32-byte pieces: GCC copies a known size of this order with
+         * a string instruction, whose start-up was half the time of
+         * resuming a snapshot's model (a thread's 400 bytes). */
+        char *dc = (char *)d;
+        const char *sc = (const char *)s;
+        size_t i = 0;
+#pragma GCC unroll 32
+        for (; i + 32 <= n; i += 32)
+            __builtin_memcpy(dc + i, sc + i, 32);
+        __builtin_memcpy(dc + i, sc + i, n - i);
+    } else if (__builtin_constant_p(n)) {
         __builtin_memcpy(d, s, n);
-    else if (n)
+    } else if (n) {
         __memcpy_chk(d, s, n, n);
+    }
 }
 /* Appends n bytes (copied from src unless NULL) to the snapshot being
  * written and returns where they are, NULL when there is no room. */
