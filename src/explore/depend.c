@@ -281,6 +281,21 @@ bool ravel__access_dependent(const struct ravel__access *a,
     DEPENDENT(a, b, obj);
 }
 
+/* The key of object o as an access names it (an index, or a thread's
+ * object with the top bit set). */
+static inline uint64_t object_key(const struct ravel__exec *x, uint32_t o)
+{
+    if (o & 0x80000000u) {
+        uint32_t t = o & 0x7fffffffu;
+        return t < x->nthreads ? x->threads[t].key ^ 0x7468ULL : (uint64_t)o;
+    }
+    if (o < x->nobjects) {
+        const struct ravel__object *ob = &x->objects[o];
+        return ob->key ? ob->key : ravel__hash_ptr(ob->addr);
+    }
+    return o;
+}
+
 void ravel__access_keys(const struct ravel__access *a,
                         const struct ravel__exec *x, struct ravel__kaccess *k)
 {
@@ -288,18 +303,8 @@ void ravel__access_keys(const struct ravel__access *a,
     k->n = a->n;
     k->global = a->global;
     for (uint8_t i = 0; i < a->n; i++) {
-        uint32_t o = a->obj[i];
         k->cls[i] = a->cls[i];
-        if (o & 0x80000000u) {
-            uint32_t t = o & 0x7fffffffu;
-            k->key[i] = t < x->nthreads ? x->threads[t].key ^ 0x7468ULL
-                                        : (uint64_t)o;
-        } else if (o < x->nobjects) {
-            const struct ravel__object *ob = &x->objects[o];
-            k->key[i] = ob->key ? ob->key : ravel__hash_ptr(ob->addr);
-        } else {
-            k->key[i] = o;
-        }
+        k->key[i] = object_key(x, a->obj[i]);
     }
 }
 
@@ -958,11 +963,13 @@ static uint64_t event_hash(const struct ravel__exec *x, uint32_t e,
                            uint64_t sum)
 {
     const struct ravel__event *ev = &x->events[e];
-    struct ravel__kaccess k;
-    ravel__access_keys(a, x, &k);
+    /* The keys ravel__access_keys gives, 0 where there is no access,
+     * without building the whole (a call and a clear per event). */
+    uint64_t key0 = a->n > 0 ? object_key(x, a->obj[0]) : 0;
+    uint64_t key1 = a->n > 1 ? object_key(x, a->obj[1]) : 0;
     uint64_t h = x->threads[ev->thread].key ^ ((uint64_t)tindex << 8) ^
                  ev->kind;
-    h = ravel__hash_ptr(h ^ k.key[0]) ^ ravel__hash_ptr(k.key[1] + 1);
+    h = ravel__hash_ptr(h ^ key0) ^ ravel__hash_ptr(key1 + 1);
     if (ev->kind == RAVEL__OP_ATOMIC_CAS)
         h ^= ev->aux ? 0x5a5aULL : 0;
     if (ev->kind == RAVEL__OP_COND_SIGNAL && ev->aux < x->nthreads)
