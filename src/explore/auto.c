@@ -110,8 +110,8 @@ static void merge_stats(struct autos *a)
     struct ravel__explore_stats *st = a->base.stats;
     if (a->fallback_only && !a->switched) {
         /* The search's own figures, digest, bound; not its guarantee,
-         * written only when it finishes (auto_finish copies it): the
-         * whole was 430 bytes a execution. */
+         * written only when it finishes (auto_finish copies it): copying
+         * the whole struct was 430 bytes an execution. */
         const struct ravel__explore_stats *d = &a->dpor_stats;
         st->traces = d->traces;
         st->blocked = d->blocked;

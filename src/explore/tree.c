@@ -201,7 +201,8 @@ uint32_t ravel__tree_node_new(struct ravel__tree *t, uint32_t l)
 {
     struct ravel__lane *ln = ravel__tree_lane(t, l);
     uint32_t i = ln->free_nodes;
-    if (i == RAVEL__NIL && t->nlanes > 1)
+    /* Nodes other lanes gave back (none when nodes are private). */
+    if (i == RAVEL__NIL && t->nlanes > 1 && !t->private_nodes)
         i = atomic_exchange_explicit(&ln->remote_nodes, RAVEL__NIL,
                                      memory_order_acquire);
     if (i != RAVEL__NIL) {

@@ -588,7 +588,8 @@ RAVEL__EXPORT int dup2(int from, int to)
     int r = REAL(dup2)(from, to);
     if (r >= 0) {
         copied(from, r, RAVEL__CALLER_PC);
-        ravel__placed_fd = ravel__placed_fd || ravel__rt.executing;
+        if (ravel__rt.executing) /* not ravel's own, between executions */
+            ravel__placed_fd = true;
     }
     return r;
 }
@@ -600,7 +601,8 @@ RAVEL__EXPORT int dup3(int from, int to, int flags)
     int r = REAL(dup3)(from, to, flags);
     if (r >= 0) {
         copied(from, r, RAVEL__CALLER_PC);
-        ravel__placed_fd = ravel__placed_fd || ravel__rt.executing;
+        if (ravel__rt.executing) /* not ravel's own, between executions */
+            ravel__placed_fd = true;
     }
     return r;
 }
