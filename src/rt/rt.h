@@ -671,6 +671,10 @@ uint32_t ravel__object(struct ravel__worker *w, const void *addr,
  * suite), which must be able to finish as it does natively; `ravel run`
  * keeps options.def's default (init.c). */
 #define RAVEL__DIRECT_MAX_STEPS 10000000ULL
+/* And the time after which it starts no more executions, unless the run
+ * names --executions or --time (init.c): under the 30 s a test of meson's
+ * gets by default, with a first execution of a few seconds. */
+#define RAVEL__DIRECT_TIME 10.0
 
 /* ---- virtual time and hidden inputs (intercept/time.c) --------------- */
 

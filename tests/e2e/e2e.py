@@ -571,6 +571,20 @@ def group_written(args):
     check(p.returncode == 66 and "BUG (step-limit)" in p.stderr
           and "RAVEL_OPTIONS=max_steps=N" in p.stderr,
           "longtest locks, max_steps=100000 run directly: %d %s" % (p.returncode, p.stderr[-600:]))
+    # A test of a fraction of a second with more schedules than the
+    # budget, run directly without a budget of its own, stops starting
+    # executions after 10 s (a test runner's timeout is 30 s), quietly,
+    # and does not claim to be complete: natively 0.2 s an execution
+    # here, its 1,000 would take minutes. A budget it names is its own.
+    p = run([lt, "rounds"], cwd=work, env={"RAVEL_OPTIONS": "json=1"}, timeout=120)
+    s = json.loads(p.stderr) if p.stderr.strip().startswith("{") else {}
+    check(p.returncode == 0 and p.stdout == "rounds ok\n" and s.get("complete") is False
+          and 0 < s.get("executions", 0) < 1000,
+          "longtest rounds run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-600:]))
+    p = run([lt, "rounds"], cwd=work, env={"RAVEL_OPTIONS": "json=1 executions=12"}, timeout=120)
+    s = json.loads(p.stderr) if p.stderr.strip().startswith("{") else {}
+    check(p.returncode == 0 and s.get("executions") == 12,
+          "longtest rounds, executions=12 run directly: %d %s" % (p.returncode, p.stderr[-600:]))
     # Socket tests of a library's suite: a report of an execution of
     # 320,000 descriptor calls comes in seconds (its data-flow notes were
     # quadratic: minutes), and the program's own run does not let polls

@@ -354,6 +354,16 @@ static void setup(void)
      * of the steps an execution really takes. */
     if (rt->direct && !rt->opt.set[RAVEL__OPT_max_steps])
         rt->opt.max_steps = RAVEL__DIRECT_MAX_STEPS;
+    /* And a test runner waits for it: the default budget of executions,
+     * there to explore, must not make a test of seconds run for an hour
+     * (pigz compressing 100 kB on four threads: 7 s an execution, 1,000
+     * of them). Unless the run names its own budget, it also stops
+     * starting executions after RAVEL__DIRECT_TIME seconds; a clean run
+     * prints nothing either way, and json=1 says the search was not
+     * complete. */
+    if (rt->direct && !rt->opt.set[RAVEL__OPT_executions] &&
+        !rt->opt.set[RAVEL__OPT_time])
+        rt->opt.time = RAVEL__DIRECT_TIME;
     if (ravel__door && ravel__door->attach)
         ravel__door->attach(map_shared(ravel__door->shared_size()));
     rt->start_time = ravel__now();

@@ -42,6 +42,13 @@
  *          be told from a computation; the watchdog reports it after 30
  *          times its value, saying so. (Only under the e2e test's
  *          watchdog: run directly without one it spins for ever.)
+ *   rounds  two threads take turns at a lock 8 times each, computing
+ *          under it: a test of a fraction of a second with more
+ *          schedules than any budget (12,870 orders of the lock).
+ *          Run directly with the default budget of 1,000 executions it
+ *          took minutes, which a test runner's timeout does not give
+ *          (meson's: 30 s); run directly, a search that names no budget
+ *          stops starting executions after 10 s (src/rt/process/init.c).
  *
  * Expected, run directly: exit 0, "<mode> ok" on stdout, nothing on
  * stderr. Under `ravel run` the locks test is a step-limit report (the
@@ -164,6 +171,33 @@ static int workers_test(void)
     return 0;
 }
 
+static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t rounds_sum;
+
+static void *rounds_worker(void *arg)
+{
+    (void)arg;
+    for (int r = 0; r < 8; r++) {
+        pthread_mutex_lock(&turn);
+        uint64_t x = rounds_sum + 1;
+        for (unsigned i = 0; i < 10000000u; i++)
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        rounds_sum = x;
+        pthread_mutex_unlock(&turn);
+    }
+    return NULL;
+}
+
+static int rounds_test(void)
+{
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, rounds_worker, NULL);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    return 0;
+}
+
 static int go;
 static unsigned long spins;
 
@@ -208,6 +242,7 @@ int main(int argc, char **argv)
              : !strcmp(mode, "stack")   ? stack_test()
              : !strcmp(mode, "workers") ? workers_test()
              : !strcmp(mode, "writespin") ? writespin_test()
+             : !strcmp(mode, "rounds")  ? rounds_test()
                                         : clock_test();
     printf("%s ok\n", mode);
     return rc;
