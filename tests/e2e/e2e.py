@@ -359,6 +359,12 @@ def group_direct(args):
     check(rc == 0 and text.count("start") == 2 and text.count("done") == 2
           and "isatty 1 1" in text,
           "print_once on a terminal: %d %r" % (rc, text[-800:]))
+    # A program that closes its standard streams at its end finds them
+    # open again in every execution, and its output comes out once.
+    cs = os.path.join(args.exe_dir, "close_stdout")
+    p = run([cs], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})
+    check(p.returncode == 0 and p.stdout == "total 2\n" and p.stderr == "closed\n",
+          "close_stdout run directly: %d %r %r" % (p.returncode, p.stdout, p.stderr[-500:]))
     # A status that differs from the first execution's is the bug.
     es = os.path.join(args.exe_dir, "exit_status")
     p = run([es], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -206,9 +207,49 @@ RAVEL__EXPORT FILE *fdopen(int fd, const char *mode)
     return f;
 }
 
+/*
+ * The standard streams are the C library's, and every execution starts
+ * with them open: a program that closes stdout at its end (zstd -c does,
+ * as do the tools that check their output with gnulib's close_stdout)
+ * would leave the next execution a closed FILE, and its first write
+ * fails with EBADF, a bug that is ravel's. In an execution, fclose of
+ * one of them does what the program can see of it - the buffer written
+ * out (or, for stdin, dropped), the descriptor closed, and their
+ * errors - and leaves the FILE to be pointed at the next execution's
+ * descriptor (process/executor.c, capture_reset; process/reset.c for
+ * stdin). The descriptor is closed through close() here, which notes
+ * it (ravel__changed_stdio); the C library's own fclose would not. Using
+ * the stream after closing it is undefined; here its writes fail with
+ * EBADF, as the C library's do.
+ */
+static int std_close(FILE *f)
+{
+    int rc = 0;
+    if (f == stdin)
+        __fpurge(f);
+    else
+        rc = fflush(f);
+    int fd = fileno(f);
+    if (fd >= 0 && close(fd) != 0)
+        rc = EOF;
+    return rc ? EOF : 0;
+}
+
 RAVEL__EXPORT int fclose(FILE *f)
 {
     if (ravel__rt.active)
         ravel__files_forget(f);
+    if ((f == stdout || f == stderr || f == stdin) && ravel__rt.executing)
+        return std_close(f);
     return REAL(fclose)(f);
+}
+
+/* freopen of a standard stream in an execution: its descriptor is
+ * another file now, which the next execution's restore must undo. */
+RAVEL__EXPORT FILE *freopen(const char *path, const char *mode, FILE *f)
+{
+    if ((f == stdout || f == stderr || f == stdin) && ravel__rt.executing)
+        ravel__changed_stdio = true;
+    ravel__made_fd = true;
+    return REAL(freopen)(path, mode, f);
 }

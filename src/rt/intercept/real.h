@@ -178,6 +178,7 @@
     X(int, kill, (pid_t, int))                                                 \
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))                                                   \
+    X(FILE *, freopen, (const char *, const char *, FILE *))                   \
     X(time_t, time, (time_t *))                                                \
     X(int, gettimeofday, (struct timeval *restrict, void *restrict))           \
     X(int, clock_gettime, (clockid_t, struct timespec *))                      \
