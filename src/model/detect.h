@@ -304,6 +304,31 @@ ravel__det_nothing_new_at(const struct ravel__det_hot *h,
     return false;
 }
 
+/*
+ * The same for a read of 2 to 8 bytes that straddles two granules (an
+ * unaligned load: zstd's match finder reads 4 and 8 bytes at every byte
+ * offset of its input, 34 million such reads in one execution of
+ * `zstd -T4 -19` on 3.5 MB, each a call into the whole detector before):
+ * the detector takes such a read as one access per granule, with the
+ * bytes it covers in each, so it adds nothing when neither part does.
+ * False when either granule's leaf is not in the lookup cache.
+ */
+static inline __attribute__((always_inline)) bool
+ravel__det_nothing_new_split(const struct ravel__det_hot *h, uint32_t t,
+                             uint64_t addr, uint64_t size)
+{
+    uint64_t hi = (addr | 7) + 1; /* the second granule's first byte */
+    uint64_t lo_size = hi - addr;
+    bool live;
+    const struct ravel__det_granule *g =
+        ravel__det_leaf_granule(h, addr, lo_size, &live);
+    if (!g || !live || !ravel__det_nothing_new_at(h, g, t, addr, lo_size))
+        return false;
+    g = ravel__det_leaf_granule(h, hi, size - lo_size, &live);
+    return g && live &&
+           ravel__det_nothing_new_at(h, g, t, hi, size - lo_size);
+}
+
 static inline __attribute__((always_inline)) bool
 ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
                             uint64_t addr, uint64_t size)
@@ -311,7 +336,10 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
     const struct ravel__det_hot *h = (const struct ravel__det_hot *)d;
     const struct ravel__det_granule *g =
         ravel__det_cached_granule(h, addr, size);
-    return g && ravel__det_nothing_new_at(h, g, t, addr, size);
+    if (g)
+        return ravel__det_nothing_new_at(h, g, t, addr, size);
+    return size - 2 < 7 && (addr & 7) + size > 8 &&
+           ravel__det_nothing_new_split(h, t, addr, size);
 }
 
 /*
@@ -418,9 +446,11 @@ ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
     bool live;
     struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
                                                            &live);
-    return g && ((live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
-                 ravel__det_quick_at(d, g, live, t, addr, size, pc, stack,
-                                     false));
+    if (!g)
+        return size - 2 < 7 && (addr & 7) + size > 8 &&
+               ravel__det_nothing_new_split(h, t, addr, size);
+    return (live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
+           ravel__det_quick_at(d, g, live, t, addr, size, pc, stack, false);
 }
 
 static inline __attribute__((always_inline)) bool

@@ -357,7 +357,7 @@ CHECK_TEST(hook_path_matches_the_full_check)
     CHECK(da && db);
     begin(1);
     uint64_t rnd = 0x9e3779b97f4a7c15ull;
-    unsigned races = 0, accesses = 0, settled = 0, quick = 0;
+    unsigned races = 0, accesses = 0, settled = 0, quick = 0, split = 0;
     for (int round = 0; round < 200; round++) {
         begin_both(da, db);
         for (int step = 0; step < 400; step++) {
@@ -384,6 +384,7 @@ CHECK_TEST(hook_path_matches_the_full_check)
                     ? ravel__det_read_nothing_new(da, t, addr, size)
                     : ravel__det_read_quick(da, t, addr, size, pc, stack);
             settled += inline_ok && test_only;
+            split += inline_ok && !write && (addr & 7) + size > 8;
             quick += inline_ok && !test_only;
             if (!inline_ok)
                 ra = write ? ravel__det_write(da, t, addr, size, pc, stack,
@@ -405,12 +406,14 @@ CHECK_TEST(hook_path_matches_the_full_check)
     /* The executions do race, and not always; the shortcuts are taken. */
     fprintf(stderr,
             "# %u accesses, %u races, %u reads found nothing new by the "
-            "test, %u accesses done inline\n",
-            accesses, races, settled, quick);
+            "test, %u accesses done inline, %u of them reads across two "
+            "granules\n",
+            accesses, races, settled, quick, split);
     CHECK(races > 100);
     CHECK(races < accesses);
     CHECK(settled > 100);
     CHECK(quick > 100);
+    CHECK(split > 10);
 }
 
 /*

@@ -22,8 +22,10 @@
  * in hooks_abi.h). Otherwise one call (race_read or race_write, the kind
  * a constant): a read first tests, on the shadow itself, whether the
  * thread's own access of this epoch already covers the bytes
- * (ravel__det_nothing_new_at), which settles most of a loop's reads;
- * then, out of line, the detector's inline path (ravel__det_quick_at)
+ * (ravel__det_nothing_new_at; on both granules an unaligned read
+ * straddles, ravel__det_nothing_new_split), which settles most of a
+ * loop's reads; then, out of line, the detector's inline path
+ * (ravel__det_quick_at)
  * checks and records a simple access that races with nothing the
  * granule remembers (a loop's first access to each element after
  * another thread's, under a lock); only what it leaves calls the
@@ -303,6 +305,10 @@ read_side(const void *a, uint64_t size, uint64_t pc)
                                                            &live);
     if (g && live &&
         ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
+        return;
+    /* An unaligned read across two granules: the same test on each. */
+    if (!g && size - 2 < 7 && (addr & 7) + size > 8 &&
+        ravel__det_nothing_new_split(h, ravel__self->slot, addr, size))
         return;
     switch (size) { /* (a constant in the sized hooks) */
     case 1: read_rest1(a, size, pc, g, live); break;
