@@ -764,6 +764,8 @@ extern bool ravel__made_fd;
  * strays after that execution, as the lowest free number says nothing. */
 extern bool ravel__placed_fd;
 void ravel__reset_snapshot(void);
+/* A pipe on stdin read to its end into a file, when it ends (reset.c). */
+void ravel__reset_stdin_pipe(void);
 void ravel__reset_restore(void);
 /* Closes the streams and descriptors the last execution opened (the
  * restore does it too; fd.c does it early, to let go of an address). */

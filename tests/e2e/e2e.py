@@ -365,6 +365,37 @@ def group_direct(args):
     p = run([cs], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})
     check(p.returncode == 0 and p.stdout == "total 2\n" and p.stderr == "closed\n",
           "close_stdout run directly: %d %r %r" % (p.returncode, p.stdout, p.stderr[-500:]))
+    # Every execution reads the same stdin: from a pipe (run directly, and
+    # under ravel run), and from a file two lanes read at once.
+    si = os.path.join(args.exe_dir, "stdin_input")
+    data = "".join("line %d of the input\n" % i for i in range(2000))
+    want = "%d bytes, sum %d\n" % (len(data), sum(data.encode()))
+    p = run([si, str(len(data))], cwd=work, stdin=data)
+    check(p.returncode == 0 and p.stdout == want and p.stderr == "",
+          "stdin_input on a pipe, run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-800:]))
+    # (Before, the later executions found no input, took another path
+    # than the first and were abandoned, so that only 3 ran.)
+    p = run([si, str(len(data))], cwd=work, stdin=data,
+            env={"RAVEL_OPTIONS": "json=1 executions=100"})
+    s = json.loads(p.stderr) if p.stderr.strip().startswith("{") else {}
+    check(p.returncode == 0 and s.get("executions") == 100
+          and "did not repeat" not in s.get("guarantee", "did not repeat"),
+          "stdin_input on a pipe, 100 executions run directly: %d %s" % (p.returncode, p.stderr[-800:]))
+    p = run([args.ravel, "run", "--json", "--strategy", "random", "--executions", "200", "--",
+             si, str(len(data))], cwd=work, stdin=data)
+    check(p.returncode == 0 and json.loads(p.stdout)["result"] == "clean",
+          "stdin_input on a pipe under ravel run: %d %s" % (p.returncode, p.stderr[-800:]))
+    path = os.path.join(work, "input.txt")
+    with open(path, "w") as f:
+        f.write(data * 10)
+    with open(path) as f:
+        q = subprocess.run([args.ravel, "run", "--json", "--strategy", "dpor", "--jobs", "2",
+                            "--executions", "300", "--", si, str(10 * len(data))],
+                           stdin=f, capture_output=True, text=True, cwd=work, timeout=300)
+    s = json.loads(q.stdout) if q.stdout.strip() else {}
+    check(q.returncode == 0 and s.get("result") == "clean"
+          and "did not repeat" not in s.get("guarantee", "did not repeat"),
+          "stdin_input from a file on two lanes: %d %s" % (q.returncode, q.stderr[-800:]))
     # A status that differs from the first execution's is the bug.
     es = os.path.join(args.exe_dir, "exit_status")
     p = run([es], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})

@@ -354,6 +354,10 @@ static void setup(void)
      * of the steps an execution really takes. */
     if (rt->direct && !rt->opt.set[RAVEL__OPT_max_steps])
         rt->opt.max_steps = RAVEL__DIRECT_MAX_STEPS;
+    /* Several executions read one stdin: a pipe is read to its end. */
+    if (rt->opt.supervise && rt->opt.executions != 1 &&
+        strcmp(rt->opt.strategy, "replay") != 0)
+        ravel__reset_stdin_pipe();
     /* And a test runner waits for it: the default budget of executions,
      * there to explore, must not make a test of seconds run for an hour
      * (pigz compressing 100 kB on four threads: 7 s an execution, 1,000

@@ -19,7 +19,9 @@
  *   exit handlers  atexit/__cxa_atexit registrations of the execution
  *   process state  working directory, signal mask, environ (the array
  *                  and its entries), argv, getopt's optind/opterr/optopt/
- *                  optarg, the offset of a regular-file stdin
+ *                  optarg, the offset of a regular-file stdin (a pipe
+ *                  on stdin is read to its end first, when it ends:
+ *                  ravel__reset_stdin_pipe)
  *
  * What lives inside uninstrumented libraries (the C library's own
  * buffers, rand() state, locale) is not restored; docs/limits.md lists
@@ -33,8 +35,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
+#include <poll.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -262,6 +269,153 @@ void ravel__reset_close_files(void)
 
 /* ---- snapshot and restore ----------------------------------------------- */
 
+/*
+ * Standard input from a file is read from where it started by every
+ * execution (the restore seeks back to stdin_off). Each lane's executor
+ * needs an offset of its own: fd 0 as inherited is one open file shared
+ * by every lane, and one lane's seek moved the others' reads (on two
+ * lanes a program reading a 300 kB file to its end got 0 or 20,480
+ * bytes of it). So it opens the file again, which gives it its own, and
+ * makes that fd 0. A file it cannot open
+ * again (no /proc, a file since replaced) keeps the shared one.
+ */
+static void private_stdin(const struct stat *st)
+{
+    if (stdin_off < 0)
+        return;
+    int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+    struct stat again;
+    if (fd < 0)
+        return;
+    if (fstat(fd, &again) != 0 || again.st_dev != st->st_dev ||
+        again.st_ino != st->st_ino || lseek(fd, stdin_off, SEEK_SET) < 0) {
+        close(fd);
+        return;
+    }
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    close(fd);
+    if (high < 0)
+        return;
+    if (dup2(high, 0) < 0) {
+        close(high);
+        return;
+    }
+    close(stdin_fd);
+    stdin_fd = high;
+}
+
+/*
+ * Standard input from a pipe (`echo input | ./test`, a here-document)
+ * can be read only once: every execution after the first found it at
+ * its end, and a test that needs its input exited with another status,
+ * a bug that was ravel's. Before the first execution (and before the
+ * lanes fork) the supervisor reads the pipe into a memory file and makes
+ * that fd 0, a regular file each lane then reads from its start in every
+ * execution (private_stdin). It reads only while the writer keeps
+ * writing: past a writer silent for STDIN_WAIT_MS (a program in a
+ * dialogue with its caller), one still writing after STDIN_MOST_S, or
+ * STDIN_MAX bytes (`yes |`), the bytes read so far and then the rest as
+ * it comes are handed on through a new pipe by a helper process, as
+ * natively; then only the first execution reads all of it
+ * (docs/limits.md).
+ */
+#define STDIN_WAIT_MS 1000
+#define STDIN_MAX ((size_t)256 << 20)
+#define STDIN_MOST_S 10.0 /* and a writer still writing after 10 s */
+
+static bool put_all(int fd, const char *b, size_t n)
+{
+    while (n) {
+        ssize_t w = REAL(write)(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        b += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* The bytes of mem, then the rest of fd 0 as it comes, into a new pipe
+ * that becomes fd 0 (in a helper process that dies with this one). */
+static void stdin_hand_on(int mem)
+{
+    int p[2];
+    if (REAL(pipe)(p) != 0)
+        return; /* fd 0 stays the pipe: the bytes read are lost */
+    pid_t pid = REAL(fork)();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        REAL(close)(p[0]);
+        char b[65536];
+        ssize_t n;
+        lseek(mem, 0, SEEK_SET);
+        while ((n = REAL(read)(mem, b, sizeof b)) > 0)
+            if (!put_all(p[1], b, (size_t)n))
+                REAL(_exit)(0);
+        for (;;) {
+            n = REAL(read)(0, b, sizeof b);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0 || !put_all(p[1], b, (size_t)n))
+                REAL(_exit)(0);
+        }
+    }
+    REAL(close)(p[1]);
+    if (pid > 0)
+        REAL(dup2)(p[0], 0);
+    REAL(close)(p[0]);
+}
+
+void ravel__reset_stdin_pipe(void)
+{
+    struct stat st;
+    if (fstat(0, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return;
+    int mem = memfd_create("ravel-stdin", MFD_CLOEXEC);
+    if (mem < 0)
+        return;
+    char b[65536];
+    size_t total = 0;
+    double until = ravel__now() + STDIN_MOST_S;
+    for (;;) {
+        struct pollfd pf = {.fd = 0, .events = POLLIN};
+        int r = REAL(poll)(&pf, 1, STDIN_WAIT_MS);
+        if (r < 0 && errno == EINTR)
+            continue;
+        ssize_t n = r > 0 ? REAL(read)(0, b, sizeof b) : -1;
+        if (n < 0 && r > 0 && errno == EINTR)
+            continue;
+        if (n == 0) /* its end: every execution reads all of it */
+            break;
+        if (n < 0 || !put_all(mem, b, (size_t)n) ||
+            (total += (size_t)n) > STDIN_MAX || ravel__now() > until) {
+            stdin_hand_on(mem);
+            REAL(close)(mem);
+            return;
+        }
+    }
+    lseek(mem, 0, SEEK_SET);
+    REAL(dup2)(mem, 0);
+    REAL(close)(mem);
+}
+
+/* What an execution left in stdin's FILE: what it read ahead of the
+ * offset the restore seeks back to, and its end-of-file flag (set, every
+ * later fread returned 0 at once, and a program reading its input in
+ * each execution found none after the first). With glibc, only a stream
+ * that has been read (it has a buffer, or a flag). */
+static void stdin_forget(void)
+{
+#if defined(__GLIBC__)
+    if (!stdin->_IO_buf_base && !(stdin->_flags & (_IO_EOF_SEEN | _IO_ERR_SEEN)))
+        return;
+#endif
+    __fpurge(stdin);
+    clearerr(stdin);
+}
+
 void ravel__reset_snapshot(void)
 {
     data.n = ravel__modules_data(data.lo, data.hi, MAX_DATA);
@@ -277,8 +431,10 @@ void ravel__reset_snapshot(void)
     struct stat st;
     if (fstat(0, &st) == 0) {
         stdin_fd = fcntl(0, F_DUPFD_CLOEXEC, 100);
-        if (S_ISREG(st.st_mode))
+        if (S_ISREG(st.st_mode)) {
             stdin_off = lseek(0, 0, SEEK_CUR);
+            private_stdin(&st);
+        }
     }
     pthread_sigmask(SIG_SETMASK, NULL, &main_mask);
     saved_environ = environ;
@@ -342,6 +498,7 @@ void ravel__reset_restore(void)
         dup2(stdin_fd, 0);
     if (stdin_off >= 0)
         lseek(0, stdin_off, SEEK_SET);
+    stdin_forget();
 
     for (unsigned i = 0; i < nkeys;) {
         if (keys[i].in_execution) {
