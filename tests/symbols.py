@@ -42,6 +42,9 @@ def interposed(src_dir):
             names.add(m.group(1))
         for m in re.finditer(r"^(?:RW_INTERCEPT|RW_TIMED_INTERCEPT|RW_CLOCK_INTERCEPT|SPIN_INTERCEPT)\((\w+),", text, re.M):
             names.add(m.group(1))
+        # (the return type first: fd.c's calls that change file names)
+        for m in re.finditer(r"^HOLD_FIRST\([\w\s\*]+,\s*(\w+),", text, re.M):
+            names.add(m.group(1))
     return names
 
 

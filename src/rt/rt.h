@@ -720,9 +720,14 @@ bool ravel__fd_opened(void);
  * only after some descriptor call ran) into its fd_ready. Not a
  * scheduling point. */
 void ravel__fd_refresh(struct ravel__exec *x);
-/* After an execution (executor.c): if it held the machine's socket
- * addresses, closes what it opened and lets the other lanes have them. */
+/* After an execution (executor.c): if it held the machine's names (its
+ * socket addresses and files), closes what it opened and lets the other
+ * lanes have them. */
 void ravel__fd_let_go(void);
+/* A call of the program at pc that changes a file's contents or names
+ * (an open for writing, fopen "w" or "a"): its execution holds the
+ * machine's names until it ends (intercept/fd.c). */
+void ravel__fd_hold_files(uint64_t pc);
 /* Run directly, in the execution that prints as the program (sched.c,
  * at each step): forwards what it printed since (executor.c). */
 void ravel__passing_forward(void);

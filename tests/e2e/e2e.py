@@ -396,6 +396,18 @@ def group_direct(args):
     check(q.returncode == 0 and s.get("result") == "clean"
           and "did not repeat" not in s.get("guarantee", "did not repeat"),
           "stdin_input from a file on two lanes: %d %s" % (q.returncode, q.stderr[-800:]))
+    # Two lanes' executions of a test that writes, renames and removes
+    # files of fixed names do not meet in its working directory.
+    ff = os.path.join(args.exe_dir, "fixed_file")
+    for _ in range(3):
+        p = run([args.ravel, "run", "--json", "--strategy", "dpor", "--jobs", "2", "--", ff],
+                cwd=work)
+        s = json.loads(p.stdout) if p.stdout.strip() else {}
+        check(p.returncode == 0 and s.get("result") == "clean" and s.get("complete"),
+              "fixed_file on two lanes: %d %s" % (p.returncode, p.stderr[-800:]))
+    p = run([ff], cwd=work)
+    check(p.returncode == 0 and p.stdout == "ok\n" and p.stderr == "",
+          "fixed_file run directly: %d %r %s" % (p.returncode, p.stdout, p.stderr[-800:]))
     # A status that differs from the first execution's is the bug.
     es = os.path.join(args.exe_dir, "exit_status")
     p = run([es], cwd=work, env={"RAVEL_OPTIONS": "seed=1"})

@@ -960,7 +960,7 @@ RAVEL__EXPORT int eventfd_write(int fd, eventfd_t value)
     return r == sizeof value ? 0 : -1;
 }
 
-/* ---- lanes share the machine's addresses ----------------------------
+/* ---- lanes share the machine's names: addresses and files ----------
  *
  * Lanes (--jobs) are processes of one machine running executions at the
  * same time, and a socket address belongs to the machine. Two lanes'
@@ -977,6 +977,16 @@ RAVEL__EXPORT int eventfd_write(int fd, eventfd_t value)
  * executions that bind run one after another, as a test suite's runs
  * that use fixed ports must natively; the others do not wait. Waiting is
  * progress, not a hang, for the watchdog.
+ *
+ * Files are the machine's names too. libuv's fs_file_async, run directly
+ * on two lanes, creates, writes and renames test_file in the working
+ * directory; the other lane's execution renamed it away in between and
+ * the rename failed with ENOENT. So an execution whose program changes
+ * a file's contents or names - opens one for writing (open, openat,
+ * creat, fopen "w", "a" or "+"), renames, links, unlinks or removes one,
+ * makes or removes a directory, truncates by name - holds them as a
+ * bind does, from that call on. Reads do not: a file no execution
+ * writes is the same for every lane.
  */
 static bool addr_held;
 
@@ -1035,6 +1045,40 @@ static void hold_addresses(void)
     addr_held = true;
     errno = err;
 }
+
+void ravel__fd_hold_files(uint64_t pc)
+{
+    if (!addr_held && caller(pc))
+        hold_addresses();
+}
+
+/* The calls that change names, each holding them first. */
+#define HOLD_FIRST(ret, name, params, args)                                    \
+    RAVEL__EXPORT ret name params                                              \
+    {                                                                          \
+        ravel__fd_hold_files(RAVEL__CALLER_PC);                                \
+        return REAL(name) args;                                                \
+    }
+HOLD_FIRST(int, rename, (const char *a, const char *b), (a, b))
+HOLD_FIRST(int, renameat, (int da, const char *a, int db, const char *b),
+           (da, a, db, b))
+HOLD_FIRST(int, renameat2,
+           (int da, const char *a, int db, const char *b, unsigned f),
+           (da, a, db, b, f))
+HOLD_FIRST(int, unlink, (const char *a), (a))
+HOLD_FIRST(int, unlinkat, (int d, const char *a, int f), (d, a, f))
+HOLD_FIRST(int, remove, (const char *a), (a))
+HOLD_FIRST(int, link, (const char *a, const char *b), (a, b))
+HOLD_FIRST(int, linkat, (int da, const char *a, int db, const char *b, int f),
+           (da, a, db, b, f))
+HOLD_FIRST(int, symlink, (const char *a, const char *b), (a, b))
+HOLD_FIRST(int, symlinkat, (const char *a, int d, const char *b), (a, d, b))
+HOLD_FIRST(int, mkdir, (const char *a, mode_t m), (a, m))
+HOLD_FIRST(int, mkdirat, (int d, const char *a, mode_t m), (d, a, m))
+HOLD_FIRST(int, rmdir, (const char *a), (a))
+HOLD_FIRST(int, truncate, (const char *a, off_t n), (a, n))
+HOLD_FIRST(int, creat, (const char *a, mode_t m), (a, m))
+#undef HOLD_FIRST
 
 void ravel__fd_let_go(void)
 {

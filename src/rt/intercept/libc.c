@@ -141,15 +141,32 @@ RAVEL__EXPORT int pthread_sigmask(int how, const sigset_t *set,
     return REAL(pthread_sigmask)(how, set, old);
 }
 
-RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
+/* fopen, and fopen64 (what fopen is with _FILE_OFFSET_BITS=64, as
+ * libuv and zstd build): the C library opens the file without calling
+ * open(), so its stream is recorded here, to be closed after the
+ * execution. */
+static FILE *fopen_common(FILE *(*real)(const char *, const char *),
+                          const char *path, const char *mode, uint64_t pc)
 {
     ravel__made_fd = true;
-    FILE *f = ravel__devrandom_fopen(path, mode, RAVEL__CALLER_PC);
+    FILE *f = ravel__devrandom_fopen(path, mode, pc);
+    if (!f && mode && (mode[0] != 'r' || strchr(mode, '+')))
+        ravel__fd_hold_files(pc); /* it writes the file */
     if (!f)
-        f = REAL(fopen)(path, mode);
-    if (f && ravel__controlled() && ravel__pc_instrumented(RAVEL__CALLER_PC))
+        f = real(path, mode);
+    if (f && ravel__controlled() && ravel__pc_instrumented(pc))
         ravel__files_record(f);
     return f;
+}
+
+RAVEL__EXPORT FILE *fopen(const char *path, const char *mode)
+{
+    return fopen_common(REAL(fopen), path, mode, RAVEL__CALLER_PC);
+}
+
+RAVEL__EXPORT FILE *fopen64(const char *path, const char *mode)
+{
+    return fopen_common(REAL(fopen64), path, mode, RAVEL__CALLER_PC);
 }
 
 /*

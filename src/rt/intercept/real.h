@@ -171,6 +171,7 @@
     X(int, pselect, (int, fd_set *, fd_set *, fd_set *,                        \
                      const struct timespec *, const sigset_t *))               \
     X(FILE *, fopen, (const char *, const char *))                             \
+    X(FILE *, fopen64, (const char *, const char *))                           \
     X(void *, mmap, (void *, size_t, int, int, int, off_t))                    \
     X(void *, mmap64, (void *, size_t, int, int, int, off_t))                  \
     X(int, munmap, (void *, size_t))                                           \
@@ -179,6 +180,21 @@
     X(FILE *, fdopen, (int, const char *))                                     \
     X(int, fclose, (FILE *))                                                   \
     X(FILE *, freopen, (const char *, const char *, FILE *))                   \
+    X(int, rename, (const char *, const char *))                               \
+    X(int, renameat, (int, const char *, int, const char *))                   \
+    X(int, renameat2, (int, const char *, int, const char *, unsigned))        \
+    X(int, unlink, (const char *))                                             \
+    X(int, unlinkat, (int, const char *, int))                                 \
+    X(int, remove, (const char *))                                             \
+    X(int, link, (const char *, const char *))                                 \
+    X(int, linkat, (int, const char *, int, const char *, int))                \
+    X(int, symlink, (const char *, const char *))                              \
+    X(int, symlinkat, (const char *, int, const char *))                       \
+    X(int, mkdir, (const char *, mode_t))                                      \
+    X(int, mkdirat, (int, const char *, mode_t))                               \
+    X(int, rmdir, (const char *))                                              \
+    X(int, truncate, (const char *, off_t))                                    \
+    X(int, creat, (const char *, mode_t))                                      \
     X(time_t, time, (time_t *))                                                \
     X(int, gettimeofday, (struct timeval *restrict, void *restrict))           \
     X(int, clock_gettime, (clockid_t, struct timespec *))                      \

@@ -443,6 +443,13 @@ static int devrandom_fd(int flags)
     return fd;
 }
 
+/* An open that can change a file (intercept/fd.c: lanes share files). */
+static bool writes_file(int flags)
+{
+    return (flags & O_ACCMODE) != O_RDONLY ||
+           (flags & (O_CREAT | O_TRUNC | O_TMPFILE)) != 0;
+}
+
 static int open_common(int (*real)(const char *, int, ...), const char *path,
                        int flags, mode_t mode, uint64_t pc)
 {
@@ -454,6 +461,8 @@ static int open_common(int (*real)(const char *, int, ...), const char *path,
         if (fd >= 0)
             return fd;
     }
+    if (writes_file(flags))
+        ravel__fd_hold_files(pc);
     return real(path, flags, mode);
 }
 
@@ -494,6 +503,8 @@ RAVEL__EXPORT int openat(int dir, const char *path, int flags, ...)
         if (fd >= 0)
             return fd;
     }
+    if (writes_file(flags))
+        ravel__fd_hold_files(RAVEL__CALLER_PC);
     return REAL(openat)(dir, path, flags, mode);
 }
 
