@@ -385,6 +385,21 @@ def group_direct(args):
              si, str(len(data))], cwd=work, stdin=data)
     check(p.returncode == 0 and json.loads(p.stdout)["result"] == "clean",
           "stdin_input on a pipe under ravel run: %d %s" % (p.returncode, p.stderr[-800:]))
+    # A writer that falls silent (here for 1.5 s) is handed on as it
+    # comes: the first execution, the program's own, reads all it sends.
+    e = dict(os.environ)
+    e.pop("RAVEL_OPTIONS", None)
+    q = subprocess.Popen([si, "4"], cwd=work, env=e, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    q.stdin.write(b"a\n")
+    q.stdin.flush()
+    time.sleep(1.5)
+    q.stdin.write(b"b\n")
+    q.stdin.close()
+    out = q.stdout.read().decode()
+    q.wait(timeout=120)
+    check(out.startswith("4 bytes, sum %d\n" % sum(b"a\nb\n")),
+          "stdin_input from a writer that pauses, run directly: %r" % out)
     path = os.path.join(work, "input.txt")
     with open(path, "w") as f:
         f.write(data * 10)

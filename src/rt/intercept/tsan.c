@@ -25,11 +25,10 @@
  * (ravel__det_nothing_new_at; on both granules an unaligned read
  * straddles, ravel__det_nothing_new_split), which settles most of a
  * loop's reads; then, out of line, the detector's inline path
- * (ravel__det_quick_at)
- * checks and records a simple access that races with nothing the
- * granule remembers (a loop's first access to each element after
- * another thread's, under a lock); only what it leaves calls the
- * detector (ravel__det_read/write). The eight hottest hooks have copies
+ * (ravel__det_quick_at) checks and records a simple access that races
+ * with nothing the granule remembers (a loop's first access to each
+ * element after another thread's, under a lock); only what it leaves
+ * calls the detector (ravel__det_read/write). The eight hottest hooks have copies
  * linked into the executable itself (tsan_local.c), which call the same
  * functions through ravel__hook_readN/writeN (the size a constant in
  * each copy) and ravel__hook_quiet: these here serve shared libraries

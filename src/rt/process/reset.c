@@ -34,11 +34,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
-#include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -276,8 +276,8 @@ void ravel__reset_close_files(void)
  * by every lane, and one lane's seek moved the others' reads (on two
  * lanes a program reading a 300 kB file to its end got 0 or 20,480
  * bytes of it). So it opens the file again, which gives it its own, and
- * makes that fd 0. A file it cannot open
- * again (no /proc, a file since replaced) keeps the shared one.
+ * makes that fd 0. A file it cannot open again (no /proc, a file since
+ * replaced) keeps the shared one.
  */
 static void private_stdin(const struct stat *st)
 {
