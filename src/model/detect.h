@@ -311,12 +311,15 @@ ravel__det_nothing_new_at(const struct ravel__det_hot *h,
  * `zstd -T4 -19` on 3.5 MB, each a call into the whole detector before):
  * the detector takes such a read as one access per granule, with the
  * bytes it covers in each, so it adds nothing when neither part does.
- * False when either granule's leaf is not in the lookup cache.
+ * False for any other access, and when either granule's leaf is not in
+ * the lookup cache.
  */
 static inline __attribute__((always_inline)) bool
 ravel__det_nothing_new_split(const struct ravel__det_hot *h, uint32_t t,
                              uint64_t addr, uint64_t size)
 {
+    if (size - 2 >= 7 || (addr & 7) + size <= 8)
+        return false; /* not 2 to 8 bytes across two granules */
     uint64_t hi = (addr | 7) + 1; /* the second granule's first byte */
     uint64_t lo_size = hi - addr;
     bool live;
@@ -338,8 +341,7 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
         ravel__det_cached_granule(h, addr, size);
     if (g)
         return ravel__det_nothing_new_at(h, g, t, addr, size);
-    return size - 2 < 7 && (addr & 7) + size > 8 &&
-           ravel__det_nothing_new_split(h, t, addr, size);
+    return ravel__det_nothing_new_split(h, t, addr, size);
 }
 
 /*
@@ -447,8 +449,7 @@ ravel__det_read_quick(struct ravel__detector *d, uint32_t t, uint64_t addr,
     struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
                                                            &live);
     if (!g)
-        return size - 2 < 7 && (addr & 7) + size > 8 &&
-               ravel__det_nothing_new_split(h, t, addr, size);
+        return ravel__det_nothing_new_split(h, t, addr, size);
     return (live && ravel__det_nothing_new_at(h, g, t, addr, size)) ||
            ravel__det_quick_at(d, g, live, t, addr, size, pc, stack, false);
 }

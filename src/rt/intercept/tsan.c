@@ -28,11 +28,11 @@
  * (ravel__det_quick_at) checks and records a simple access that races
  * with nothing the granule remembers (a loop's first access to each
  * element after another thread's, under a lock); only what it leaves
- * calls the detector (ravel__det_read/write). The eight hottest hooks have copies
- * linked into the executable itself (tsan_local.c), which call the same
- * functions through ravel__hook_readN/writeN (the size a constant in
- * each copy) and ravel__hook_quiet: these here serve shared libraries
- * and executables linked without them.
+ * calls the detector (ravel__det_read/write). The eight hottest hooks
+ * have copies linked into the executable itself (tsan_local.c), which
+ * call the same functions through ravel__hook_readN/writeN (the size a
+ * constant in each copy) and ravel__hook_quiet: these here serve shared
+ * libraries and executables linked without them.
  *
  * The list covers what gcc 12 and clang 14 emit, plus the names newer
  * clang emits (compound read-write, __tsan_memcpy ...), so that a program
@@ -306,8 +306,7 @@ read_side(const void *a, uint64_t size, uint64_t pc)
         ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
         return;
     /* An unaligned read across two granules: the same test on each. */
-    if (!g && size - 2 < 7 && (addr & 7) + size > 8 &&
-        ravel__det_nothing_new_split(h, ravel__self->slot, addr, size))
+    if (!g && ravel__det_nothing_new_split(h, ravel__self->slot, addr, size))
         return;
     switch (size) { /* (a constant in the sized hooks) */
     case 1: read_rest1(a, size, pc, g, live); break;
