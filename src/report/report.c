@@ -1571,6 +1571,34 @@ void ravel__report_location(const struct ravel__exec *x, char *file,
     }
 }
 
+void ravel__report_race_other(const struct ravel__exec *x, char *file,
+                              size_t nfile, char *func, size_t nfunc)
+{
+    const struct ravel__race_access *a = &x->race.prev;
+    file[0] = func[0] = 0;
+    if (x->failure.kind != RAVEL__FAIL_DATA_RACE || !a->nframes)
+        return;
+    uint32_t n = a->nframes < RAVEL__RACE_FRAMES ? a->nframes
+                                                 : RAVEL__RACE_FRAMES;
+    struct ravel__frame fr[RAVEL__RACE_FRAMES];
+    bool exact[RAVEL__RACE_FRAMES];
+    memset(exact, 0, sizeof exact); /* return addresses, as put_race's */
+    ravel__symbolize(a->frames, exact, n, fr);
+    /* As ravel__report_location: the program's own frame first. */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            if (fr[i].runtime || !fr[i].line)
+                continue;
+            if (pass == 0 && !(ravel__report_program_pc &&
+                               ravel__report_program_pc(fr[i].pc)))
+                continue;
+            snprintf(file, nfile, "%s:%u", ravel__display_path(fr[i].file),
+                     fr[i].line);
+            snprintf(func, nfunc, "%s", fr[i].func);
+            return;
+        }
+}
+
 uint64_t ravel__report_signature(const struct ravel__exec *x)
 {
     const struct ravel__failure *f = &x->failure;

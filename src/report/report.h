@@ -98,6 +98,10 @@ void ravel__report_headline(const struct ravel__exec *x, char *buf, size_t n);
  * function. */
 void ravel__report_location(const struct ravel__exec *x, char *file,
                             size_t nfile, char *func, size_t nfunc);
+/* A data race's other access (the earlier one), the same way; "" for
+ * every other kind of failure. */
+void ravel__report_race_other(const struct ravel__exec *x, char *file,
+                              size_t nfile, char *func, size_t nfunc);
 /* Set by the runtime: is pc in the program's own (instrumented) code?
  * Locations prefer such frames over the C library's. NULL: any frame. */
 extern bool (*ravel__report_program_pc)(uint64_t pc);

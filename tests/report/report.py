@@ -22,8 +22,9 @@ Parts:
   fold    a loop of 300 lock/unlock steps: one folded line in the text
           trace, one folded item in the diagram
   pool    the thread-pool example: every distinct finding in the findings
-          table, the run's closing summary under 30 lines, later findings
-          summarised unless --verbose
+          table (a data race by both its lines), the run's closing summary
+          under 30 lines, later findings summarised unless --verbose (a
+          data race's summary names its other access)
 """
 import argparse
 import json
@@ -639,6 +640,44 @@ def part_pool(args, tmp):
               "pool: the table lists finding %d (%s)" % (i + 1, b["kind"]))
     check(all(b["location"] for b in s["bugs"]),
           "pool: every finding has a location")
+    # A data race names its other access too: in the JSON, in its row
+    # of the table and in its short report, unless both accesses are on
+    # one line. The pool's first race pairs two lines (the queue's
+    # producer and consumer); its second is one line (done++).
+    races = [(i, b) for i, b in enumerate(s["bugs"])
+             if b["kind"] == "data-race"]
+    two = [(i, b) for i, b in races if b["other_location"]]
+    check(len(races) >= 2 and len(two) >= 1 and len(two) < len(races) and
+          all(b["other_function"] and b["other_location"] != b["location"]
+              for _, b in two),
+          "pool: a race on two lines names the other, one on one line "
+          "does not (%s)"
+          % [(b["location"], b["other_location"]) for _, b in races])
+    for i, b in races:
+        if b["other_location"]:
+            pat = r"^\s+%d\s+data-race\s+\S*%s with \S*%s\s" % (
+                i + 1, re.escape(os.path.basename(b["location"])),
+                re.escape(os.path.basename(b["other_location"])))
+        else:
+            pat = r"^\s+%d\s+data-race\s+\S*%s\s+\d" % (
+                i + 1, re.escape(os.path.basename(b["location"])))
+        check(re.search(pat, table, re.M) is not None,
+              "pool: finding %d's row names %s" %
+              (i + 1, "both lines" if b["other_location"] else "its line"))
+    # Later findings get short reports: each names its race's other line.
+    brief = [r for r in err.split("==================\n")
+             if "(the full report: --verbose" in r and "data race" in r]
+    for r in brief:
+        m = re.search(r"^\s+#0 \S+ (\S+:\d+)\n", r, re.M)
+        o = [b["other_location"] for b in s["bugs"]
+             if m and b["kind"] == "data-race" and b["location"] == m.group(1)]
+        want = o[0] if o else None
+        got = re.search(r"races with\n\s+#0 \S+ (\S+:\d+)\n", r)
+        check(want is not None and
+              (got.group(1) == want if want else got is None),
+              "pool: a short race report at %s names %s" %
+              (m and m.group(1), want or "no other line"))
+    check(len(brief) >= 1, "pool: %d short race reports" % len(brief))
     # Later findings are summarised; --verbose gives every full report.
     check(err.count("Interleaving:") < len(s["bugs"]),
           "pool: later findings summarised (%d full reports)"

@@ -47,6 +47,10 @@ struct bug {
     char message[RAVEL__MSG_MAX];
     char location[320];
     char func[128];
+    /* A data race's other (earlier) access, "" when unknown or the same
+     * line as location (the read and the write of one x++). */
+    char other[320];
+    char other_func[128];
     char ticket[PATH_MAX];
     uint64_t execution;
     uint64_t count;
@@ -561,6 +565,10 @@ bool ravel__sv_on_bug(void)
     ravel__report_headline(x, b.message, sizeof b.message);
     ravel__report_location(x, b.location, sizeof b.location, b.func,
                            sizeof b.func);
+    ravel__report_race_other(x, b.other, sizeof b.other, b.other_func,
+                             sizeof b.other_func);
+    if (!strcmp(b.other, b.location))
+        b.other[0] = b.other_func[0] = 0;
     if (is_replay())
         snprintf(b.ticket, sizeof b.ticket, "%s", rt->opt.ticket);
     else
@@ -608,6 +616,10 @@ bool ravel__sv_on_bug(void)
         if (b.location[0])
             ravel__sb_printf(&br, "    #0 %s %s\n",
                              b.func[0] ? b.func : "??", b.location);
+        if (b.other[0])
+            ravel__sb_printf(&br, "  races with\n    #0 %s %s\n",
+                             b.other_func[0] ? b.other_func : "??",
+                             b.other);
         if (b.ticket[0])
             ravel__sb_printf(&br, "Replay: ravel replay %s\n", b.ticket);
         ravel__sb_printf(&br, "SUMMARY: ravel: %s",
@@ -1097,6 +1109,10 @@ static void json_summary(int fd, double elapsed, uint64_t execs,
         ravel__json_str(&sb, b->location);
         ravel__json_key(&sb, &f2, "function");
         ravel__json_str(&sb, b->func);
+        ravel__json_key(&sb, &f2, "other_location");
+        ravel__json_str(&sb, b->other);
+        ravel__json_key(&sb, &f2, "other_function");
+        ravel__json_str(&sb, b->other_func);
         ravel__json_key(&sb, &f2, "execution");
         ravel__sb_printf(&sb, "%llu", (unsigned long long)b->execution);
         ravel__json_key(&sb, &f2, "occurrences");
@@ -1208,20 +1224,28 @@ static void findings_table(struct ravel__strbuf *sb)
                          "that ended in it; each line's ticket replays "
                          "it):\n",
                      n, n == 1 ? "" : "s");
+    /* A data race's row names both lines, "a.c:12 with a.c:30". */
+    char (*locs)[2 * sizeof sv.bugs[0].location + 8] =
+        calloc(sv.nbugs ? sv.nbugs : 1, sizeof *locs);
+    if (!locs)
+        return;
     size_t kw = 4, lw = 8, tw = 7;
     for (unsigned i = 0; i < sv.nbugs; i++) {
         const struct bug *b = &sv.bugs[i];
         size_t l = strlen(ravel__fail_kind_name(b->kind));
         kw = l > kw ? l : kw;
-        l = strlen(b->location);
+        snprintf(locs[i], sizeof locs[i], "%s%s%s",
+                 b->location[0] ? b->location : "?",
+                 b->other[0] ? " with " : "", b->other);
+        l = strlen(locs[i]);
         lw = l > lw ? l : lw;
         l = strlen(b->threads);
         tw = l > tw ? l : tw;
     }
     if (nd && kw < 14)
         kw = 14;
-    if (lw > 48)
-        lw = 48;
+    if (lw > 64)
+        lw = 64;
     if (tw > 24)
         tw = 24;
     ravel__sb_printf(sb, "  %3s  %-*s  %-*s  %-*s  %6s  %s\n", "#", (int)kw,
@@ -1229,7 +1253,7 @@ static void findings_table(struct ravel__strbuf *sb)
                      "ticket");
     for (unsigned i = 0; i < sv.nbugs; i++) {
         const struct bug *b = &sv.bugs[i];
-        const char *loc = b->location[0] ? b->location : "?";
+        const char *loc = locs[i];
         size_t ll = strlen(loc);
         ravel__sb_printf(sb, "  %3u  %-*s  %-*s  %-*.*s  %6llu  %s\n", i + 1,
                          (int)kw, ravel__fail_kind_name(b->kind), (int)lw,
@@ -1249,6 +1273,7 @@ static void findings_table(struct ravel__strbuf *sb)
                          sh->outcomes[1].ticket[0] ? sh->outcomes[1].ticket
                                                    : "-");
     }
+    free(locs);
 }
 
 /* --html: the run as one self-contained page. */
