@@ -93,6 +93,9 @@ struct ravel__shared {
     uint64_t cut_runs;        /* executions cut short at --max-threads */
     uint8_t nondet_limited;   /* a __VERIFIER_nondet_* value of a wide type
                                  was chosen from --nondet-range only */
+    uint8_t signals_handled;  /* a handler ran for a signal sent to one of
+                                 the program's threads (backend/os.c):
+                                 where it arrives is not scheduled */
     uint8_t have_last_complete;
     uint64_t out_start, err_start; /* capture offsets of this execution */
     /* Run directly, the printing lane's capture offsets forwarded to the
@@ -347,6 +350,11 @@ struct ravel__worker {
                        start routine, or main): the top of what an
                        atomic section's checkpoint copies (section.c) */
     sigset_t start_mask;
+    /* OS threads: the program's signals are held (blocked) from the
+     * thread's park to its next visible operation, whose start gives it
+     * back sig_mask (backend/os.c, ravel__os_signals_release). */
+    bool sig_held;
+    sigset_t sig_mask;
     jmp_buf base; /* top of the worker loop */
     struct ravel__worker *next;
     /* fiber backend */
@@ -431,6 +439,10 @@ struct ravel__backend {
 };
 
 extern const struct ravel__backend ravel__backend_os;
+/* Holds the calling program thread's signals (see sig_held), and gives
+ * them back. */
+void ravel__os_signals_hold(struct ravel__worker *w);
+void ravel__os_signals_release(struct ravel__worker *w);
 extern const struct ravel__backend ravel__backend_fiber;
 /* The backend in use (chosen in the executor, before main). */
 extern const struct ravel__backend *ravel__backend;

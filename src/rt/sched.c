@@ -170,6 +170,10 @@ static void give(struct ravel__worker *w, uint32_t next)
     x->running = next;
     atomic_store_explicit(&ravel__rt.sh->running_tid, nw->tid,
                           memory_order_relaxed);
+    /* OS threads: the giver holds its signals before the other runs (a
+     * handler must not run beside the baton's holder; backend/os.c). */
+    if (ravel__backend == &ravel__backend_os && !w->sig_held)
+        ravel__os_signals_hold(w);
     ravel__backend->unpark(nw);
 }
 
@@ -397,6 +401,13 @@ struct ravel__event *ravel__step(struct ravel__worker *w, uint16_t kind,
                                  uint32_t obj, uint32_t obj2, int64_t arg,
                                  uint64_t pc, int *result)
 {
+    /* OS threads: a signal held since the thread parked may run its
+     * handler now, between two operations, but not between the halves
+     * of a wait (the thread is still a waiter until its wake-up step; a
+     * handler's operations in between would stand for that step). */
+    if (RAVEL__UNLIKELY(w->sig_held) && kind != RAVEL__OP_COND_WAKE &&
+        kind != RAVEL__OP_BARRIER_LEAVE)
+        ravel__os_signals_release(w);
     struct ravel__exec *x = ravel__rt.x;
     uint32_t me = w->slot;
     struct ravel__thread *th = &x->threads[me];

@@ -28,10 +28,12 @@
 #include "../intercept/real.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Spin iterations before sleeping in park: long enough to catch a
@@ -61,7 +63,7 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void os_park(struct ravel__worker *w)
+static void wait_baton(struct ravel__worker *w)
 {
     for (unsigned i = 0; i < PARK_SPIN; i++) {
         if (atomic_load_explicit(&w->go, memory_order_acquire) == 1) {
@@ -79,6 +81,95 @@ static void os_park(struct ravel__worker *w)
         if (atomic_compare_exchange_strong(&w->go, &expected, 0))
             return;
     }
+}
+
+/* Signals left pending on a thread whose execution is over, or that
+ * ended after a park: they were sent to that execution's threads, and a
+ * handler run now would run the program's code where ravel unwinds it (a
+ * handler that sleeps in a loop until another thread clears a flag never
+ * returns). Dropped, except the stop signals, which are for ravel. Only
+ * the blocked ones are looked at: the others were delivered. */
+static void drop_pending(void)
+{
+    sigset_t pend, mask;
+    if (sigpending(&pend) != 0 || pthread_sigmask(SIG_BLOCK, NULL, &mask))
+        return;
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (!sigismember(&pend, sig) || !sigismember(&mask, sig) ||
+            sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+            continue;
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, sig);
+        const struct timespec now = {0, 0};
+        while (sigtimedwait(&one, NULL, &now) == sig)
+            ;
+    }
+}
+
+/*
+ * A program thread's signals are held from its park to the start of its
+ * next visible operation. A thread parks inside an emulated call (a
+ * pthread_cond_wait, a lock, any visible operation), and a handler run
+ * there, from another thread's pthread_kill, would run the program's
+ * code in the middle of ravel's: before the baton came, its operations
+ * were taken for the thread's, and the wait ended without its mutex
+ * (C-Thread-Pool's pause, whose SIGUSR1 handler sleeps in a loop, was
+ * reported as unlocking a mutex it did not hold); after it, but before
+ * the operation was applied, two threads held one mutex. Held, the
+ * signal stays pending and its handler runs where the thread's next
+ * operation starts (ravel__os_signals_release, from ravel__step), when
+ * everything before is done: as if it had arrived a little later, which
+ * a signal may always do. Faults stay deliverable, and so does the
+ * supervisor's stack probe.
+ */
+/* The signals held: all but the faults and the supervisor's probe. */
+static void held_set(sigset_t *block)
+{
+    const int keep[] = {SIGSEGV, SIGBUS, SIGFPE,             SIGILL,
+                        SIGTRAP, SIGSYS, RAVEL__PROBE_SIGNAL};
+    sigfillset(block);
+    for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
+        sigdelset(block, keep[i]);
+}
+
+static void os_park(struct ravel__worker *w)
+{
+    if (w->slot == RAVEL__NONE) { /* an idle worker: all blocked already */
+        wait_baton(w);
+        return;
+    }
+    if (!w->sig_held)
+        ravel__os_signals_hold(w);
+    wait_baton(w);
+    if (w->is_main ? ravel__rt.x->ended != RAVEL__END_NONE
+                   : atomic_load(&w->abandon)) {
+        /* The execution is over: what was sent to it goes with it. */
+        drop_pending();
+        w->sig_held = false;
+        pthread_sigmask(SIG_SETMASK, &w->sig_mask, NULL);
+    }
+}
+
+void ravel__os_signals_hold(struct ravel__worker *w)
+{
+    sigset_t block;
+    held_set(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &w->sig_mask);
+    w->sig_held = true;
+}
+
+void ravel__os_signals_release(struct ravel__worker *w)
+{
+    w->sig_held = false;
+    sigset_t pend;
+    if (sigpending(&pend) == 0)
+        for (int sig = 1; sig < NSIG; sig++)
+            if (sigismember(&pend, sig) && !sigismember(&w->sig_mask, sig)) {
+                ravel__rt.sh->signals_handled = 1; /* the guarantee says so */
+                break;
+            }
+    pthread_sigmask(SIG_SETMASK, &w->sig_mask, NULL);
 }
 
 static void os_unpark(struct ravel__worker *w)
@@ -130,7 +221,14 @@ static struct ravel__worker *os_of_slot(uint32_t slot)
 /* One program thread on worker w; it holds the baton on entry. */
 static void run_thread(struct ravel__worker *w)
 {
-    pthread_sigmask(SIG_SETMASK, &w->start_mask, NULL);
+    /* Its creator's mask, held until its first operation after its
+     * start (os_park): a signal sent to it before it ran must not run
+     * the handler before the thread has started. */
+    sigset_t held;
+    held_set(&held);
+    w->sig_mask = w->start_mask;
+    w->sig_held = true;
+    pthread_sigmask(SIG_SETMASK, &held, NULL);
     ravel__thread_body(w);
 }
 
@@ -157,6 +255,11 @@ static void *worker_main(void *p)
         sigset_t all;
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, NULL);
+        /* What was sent to the thread it ran and not delivered stays
+         * with that thread (a later execution's thread would otherwise
+         * run the handler, at no point the schedule knows). */
+        w->sig_held = false;
+        drop_pending();
         ravel__keys_clear_values();
         w->started = false;
         ravel__worker_bind(w, RAVEL__NONE);

@@ -838,6 +838,14 @@ static bool earned_guarantee(char *out, size_t len)
                            "other thread could run: timeouts that come "
                            "earlier were not explored");
     }
+    if (sh->signals_handled) {
+        complete = false;
+        ravel__sb_add(&sb, "; but signal handlers ran for signals sent to "
+                           "the program's threads, and where a signal "
+                           "arrives is not scheduled (each ran where its "
+                           "thread's next operation began): other arrivals "
+                           "were not explored");
+    }
     if (sh->nondet_limited) {
         complete = false;
         ravel__sb_printf(&sb,
@@ -1949,6 +1957,7 @@ static void merge_lanes(void)
         to->blocked_runs += from->blocked_runs;
         to->cut_runs += from->cut_runs;
         to->nondet_limited |= from->nondet_limited;
+        to->signals_handled |= from->signals_handled;
         to->exhausted |= from->exhausted;
         to->stopped_by_limit |= from->stopped_by_limit;
         to->outcomes_dropped += from->outcomes_dropped;
