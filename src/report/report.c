@@ -1500,6 +1500,8 @@ bool (*ravel__report_program_pc)(uint64_t pc);
  * program frame recorded), the first live thread that has one. */
 static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
                              uint64_t pc, struct ravel__frame *out);
+static bool best_frame(const uint64_t *pcs, const bool *exact, size_t n,
+                       struct ravel__frame *out);
 
 static bool failure_frame(const struct ravel__exec *x, struct ravel__frame *out)
 {
@@ -1530,6 +1532,14 @@ static bool failure_frame_of(const struct ravel__exec *x, uint32_t thread,
     } else if (thread < x->nthreads) {
         n = thread_stack(&x->threads[thread], pc, pcs, RAVEL__COUNT(pcs));
     }
+    return best_frame(pcs, exact, n, out);
+}
+
+/* The frame a location names among n symbolized pcs: the program's own
+ * code first, else any frame with a line outside the runtime. */
+static bool best_frame(const uint64_t *pcs, const bool *exact, size_t n,
+                       struct ravel__frame *out)
+{
     if (n == 0)
         return false;
     struct ravel__frame *fr = calloc(n, sizeof *fr);
@@ -1580,23 +1590,13 @@ void ravel__report_race_other(const struct ravel__exec *x, char *file,
         return;
     uint32_t n = a->nframes < RAVEL__RACE_FRAMES ? a->nframes
                                                  : RAVEL__RACE_FRAMES;
-    struct ravel__frame fr[RAVEL__RACE_FRAMES];
     bool exact[RAVEL__RACE_FRAMES];
     memset(exact, 0, sizeof exact); /* return addresses, as put_race's */
-    ravel__symbolize(a->frames, exact, n, fr);
-    /* As ravel__report_location: the program's own frame first. */
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < n; i++) {
-            if (fr[i].runtime || !fr[i].line)
-                continue;
-            if (pass == 0 && !(ravel__report_program_pc &&
-                               ravel__report_program_pc(fr[i].pc)))
-                continue;
-            snprintf(file, nfile, "%s:%u", ravel__display_path(fr[i].file),
-                     fr[i].line);
-            snprintf(func, nfunc, "%s", fr[i].func);
-            return;
-        }
+    struct ravel__frame fr;
+    if (best_frame(a->frames, exact, n, &fr)) {
+        snprintf(file, nfile, "%s:%u", ravel__display_path(fr.file), fr.line);
+        snprintf(func, nfunc, "%s", fr.func);
+    }
 }
 
 uint64_t ravel__report_signature(const struct ravel__exec *x)

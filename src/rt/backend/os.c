@@ -107,22 +107,6 @@ static void drop_pending(void)
     }
 }
 
-/*
- * A program thread's signals are held from its park to the start of its
- * next visible operation. A thread parks inside an emulated call (a
- * pthread_cond_wait, a lock, any visible operation), and a handler run
- * there, from another thread's pthread_kill, would run the program's
- * code in the middle of ravel's: before the baton came, its operations
- * were taken for the thread's, and the wait ended without its mutex
- * (C-Thread-Pool's pause, whose SIGUSR1 handler sleeps in a loop, was
- * reported as unlocking a mutex it did not hold); after it, but before
- * the operation was applied, two threads held one mutex. Held, the
- * signal stays pending and its handler runs where the thread's next
- * operation starts (ravel__os_signals_release, from ravel__step), when
- * everything before is done: as if it had arrived a little later, which
- * a signal may always do. Faults stay deliverable, and so does the
- * supervisor's stack probe.
- */
 /* The signals held: all but the faults and the supervisor's probe. */
 static void held_set(sigset_t *block)
 {
@@ -133,6 +117,23 @@ static void held_set(sigset_t *block)
         sigdelset(block, keep[i]);
 }
 
+/*
+ * A program thread's signals are held from the moment it passes the
+ * baton on (sched.c, give) to the start of its next visible operation,
+ * and from its creation to its first. A thread parks inside an emulated
+ * call (a pthread_cond_wait, a lock, any visible operation), and a
+ * handler run there, from another thread's pthread_kill, would run the
+ * program's code in the middle of ravel's: before the baton came, its
+ * operations were taken for the thread's, and the wait ended without its
+ * mutex (C-Thread-Pool's pause, whose SIGUSR1 handler sleeps in a loop,
+ * was reported as unlocking a mutex it did not hold); after it, but
+ * before the operation was applied, two threads held one mutex. Held, the
+ * signal stays pending and its handler runs where the thread's next
+ * operation starts (ravel__os_signals_release, from ravel__step), when
+ * everything before is done: as if it had arrived a little later, which
+ * a signal may always do. Faults stay deliverable, and so does the
+ * supervisor's stack probe.
+ */
 static void os_park(struct ravel__worker *w)
 {
     if (w->slot == RAVEL__NONE) { /* an idle worker: all blocked already */
@@ -222,8 +223,8 @@ static struct ravel__worker *os_of_slot(uint32_t slot)
 static void run_thread(struct ravel__worker *w)
 {
     /* Its creator's mask, held until its first operation after its
-     * start (os_park): a signal sent to it before it ran must not run
-     * the handler before the thread has started. */
+     * start (ravel__os_signals_release): a signal sent to it before it
+     * ran must not run the handler before the thread has started. */
     sigset_t held;
     held_set(&held);
     w->sig_mask = w->start_mask;
