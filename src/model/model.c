@@ -172,6 +172,7 @@ void ravel__exec_begin(struct ravel__exec *x, uint64_t number)
     x->next_flags = 0;
     x->spinning = 0;
     x->spun = 0;
+    x->fair_held = 0;
     x->spin_cut = 0;
     x->spin_wake = 0;
     x->nquiet = 0;

@@ -161,6 +161,10 @@ struct ravel__plain_counts {
                                next (src/rt/race/plain_spin.c) */
 };
 
+/* Fairness (src/rt/sched.c): a thread's yield-like steps remembered
+ * since another thread's step, to see one place come round again. */
+#define RAVEL__YIELD_PCS 8
+
 struct ravel__thread {
     char name[RAVEL__NAME_MAX];
     uint8_t state;
@@ -190,6 +194,11 @@ struct ravel__thread {
                                one, after it yielded (threads < 64) */
     uint64_t others_enabled; /* other threads enabled when it was last
                                 chosen (for yield_wait) */
+    uint32_t yield_at;      /* fairness: index + 1 of its last yield-like
+                               event (0: none yet) */
+    uint32_t nyield_pcs;    /* and the code locations of those it made
+                               since another thread's step */
+    uint64_t yield_pcs[RAVEL__YIELD_PCS];
     uint32_t atomic;        /* depth of atomic sections it is in */
     uint32_t atomic_fn;     /* of which opened by __VERIFIER_atomic_ calls */
     uint64_t atomic_fn_depth[8]; /* shadow-stack depth of each such call */
@@ -492,6 +501,9 @@ struct ravel__exec {
     uint32_t spinning;   /* threads waiting in a spin loop (spin.c) */
     uint8_t spun;        /* some thread did: the execution repeats a
                             shorter one, it is not a trace of its own */
+    uint8_t fair_held;   /* the fairness rule kept an enabled thread from
+                            a choice (src/rt/sched.c): executions where
+                            it went on at once were not offered */
     uint8_t spin_cut;    /* and another wrote what it waits for: nothing
                             after this is new either (spin.c) */
     uint8_t spin_wake;   /* instead, such a write wakes the waiting thread

@@ -46,10 +46,13 @@
  * and read-modify-writes that left the value as it was (a test-and-set
  * spinlock's exchange while the lock is held: under sequential
  * consistency it changed nothing).
- * A fence is neither a read nor a side effect. Everything else is a side
- * effect and starts a new window: a store, a read-modify-write that
- * changed the value, a lock,
- * a yield (those keep the fairness rule of src/rt/sched.c), a clock read,
+ * A fence or a sched_yield is neither a read nor a side effect, so that
+ * `while (!ready) sched_yield();` is a spin-wait like `while (!ready) {}`
+ * (before, it was left to the fairness rule of src/rt/sched.c, which
+ * held the waiter back and so covered only fair schedules). Everything
+ * else is a side effect and starts a new window: a store, a
+ * read-modify-write that changed the value, a lock, a sleep (it moves
+ * the virtual clock on), a clock read,
  * and any plain write to memory outside the thread's own stack (counted
  * per thread by the access hooks). A write to its own stack is what -O0
  * makes of a value optimised code keeps in a register (a loop
@@ -260,7 +263,7 @@ void ravel__spin_note(struct ravel__exec *x, uint32_t t,
             (uint32_t)(ev - x->events), ev->kind == RAVEL__OP_ATOMIC_CAS};
         return;
     }
-    if (ev->kind == RAVEL__OP_FENCE)
+    if (ev->kind == RAVEL__OP_FENCE || ev->kind == RAVEL__OP_YIELD)
         return;
     th->spin_n = 0;
     th->spin_verify = 0;

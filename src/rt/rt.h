@@ -91,6 +91,8 @@ struct ravel__shared {
     struct ravel__explore_stats stats; /* the strategy's figures */
     uint64_t blocked_runs;    /* executions abandoned as blocked */
     uint64_t cut_runs;        /* executions cut short at --max-threads */
+    uint64_t fair_runs;       /* executions in which the fairness rule
+                                 held an enabled thread back (sched.c) */
     uint8_t nondet_limited;   /* a __VERIFIER_nondet_* value of a wide type
                                  was chosen from --nondet-range only */
     uint8_t signals_handled;  /* a handler ran for a signal sent to one of

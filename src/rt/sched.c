@@ -179,12 +179,28 @@ static void give(struct ravel__worker *w, uint32_t next)
 
 /*
  * Fairness. A thread that yields, sleeps, times out or fails a try-
- * operation is waiting for another thread to do something; a scheduler
- * that keeps choosing it would spin forever, a schedule no real system
- * (and no fair scheduler) produces, and the step limit would report a
- * livelock that is not there. So, as in CHESS, such a thread is not chosen
- * again until every thread that was enabled when it yielded has run (or
- * become disabled). Strategies only ever see the fair choices.
+ * operation in a loop is waiting for another thread to do something; a
+ * scheduler that keeps choosing it would spin forever, a schedule no
+ * real system (and no fair scheduler) produces, and the step limit would
+ * report a livelock that is not there. So, as in CHESS, such a thread is
+ * held back until every thread that was enabled when it yielded has run
+ * (or become disabled).
+ *
+ * But a rule that narrows the choices hides real executions: a worker
+ * that calls usleep(1) and then takes a lock can take it before main's
+ * next step on any machine. With the rule applied at every yield, DPOR
+ * never offered that order, said "exhausted: all 1 traces" of a program
+ * with two, and missed its assertion (tests/dpor/progs/sleep_first.c).
+ * So the rule holds a thread back only where it loops: at a yield-like
+ * step made at a code location where the thread already made one with
+ * no other thread's step since (or after RAVEL__YIELD_PCS of them). A
+ * sleep followed by a yield before a lock goes on as freely as any
+ * step; `while (pthread_mutex_trylock(&m)) usleep(10);` is held back at
+ * its second round. (A loop that only reads and yields is cut by the
+ * spin-wait rule first: src/model/spin.c.) Where the rule keeps an
+ * enabled thread from a choice, the execution says so (x->fair_held):
+ * those choices were not all offered, and the run's guarantee says it
+ * covers only the fair schedules.
  */
 static bool yield_like(const struct ravel__event *ev)
 {
@@ -194,6 +210,31 @@ static bool yield_like(const struct ravel__event *ev)
 
 /* Threads with a non-empty yield_wait (fast path: usually none). */
 static uint64_t yielders;
+
+/* Thread t made the yield-like event ev, the last one: does it go round
+ * a loop? It does when it made one at the same location before, with no
+ * step of another thread between. The events scanned are t's own since
+ * its previous yield-like one, each once. */
+static bool yields_in_loop(struct ravel__exec *x, uint32_t t,
+                           const struct ravel__event *ev)
+{
+    struct ravel__thread *th = &x->threads[t];
+    uint32_t prev = th->yield_at; /* index + 1; 0: none */
+    th->yield_at = x->nevents;
+    bool alone = prev != 0 && prev < x->nevents; /* else none, or rolled
+                                                   back with a section */
+    for (uint32_t e = x->nevents - 1; alone && e-- > prev;)
+        alone = x->events[e].thread == t;
+    if (!alone)
+        th->nyield_pcs = 0;
+    for (uint32_t i = 0; i < th->nyield_pcs; i++)
+        if (th->yield_pcs[i] == ev->pc)
+            return true;
+    if (th->nyield_pcs == RAVEL__YIELD_PCS)
+        return true;
+    th->yield_pcs[th->nyield_pcs++] = ev->pc;
+    return false;
+}
 
 /* After thread t's step ev: update everyone's fairness waits. */
 static __attribute__((noinline)) void
@@ -210,7 +251,7 @@ fairness_update(struct ravel__exec *x, uint32_t t,
         if (u < x->nthreads && (x->threads[u].yield_wait &= ~tb) == 0)
             yielders &= ~(1ULL << u);
     }
-    if (yield_like(ev)) {
+    if (yield_like(ev) && yields_in_loop(x, t, ev)) {
         x->threads[t].yield_wait = x->threads[t].others_enabled;
         if (x->threads[t].yield_wait)
             yielders |= tb;
@@ -337,6 +378,7 @@ static uint32_t choose_next(struct ravel__worker *w, bool me_live)
     }
     uint32_t all = n;
     n = fair_filter(x, enabled, n);
+    x->fair_held |= n != all;
     if (n > 1)
         x->choice_points++;
     uint64_t offered = en_mask; /* fairness dropped none: all of them */

@@ -48,6 +48,14 @@ timeouts    timed waits and sleeps (progs/timed_wait.c): a timeout before
             PCT; with --timeouts late they are clean, the guarantee says
             so and is not complete, and a timeout nobody prevents is
             reported and its ticket (which records the mode) replays it
+fairness    a thread that sleeps or yields once before it takes a lock
+            may take it first (progs/sleep_first.c): both traces, and
+            the assertion that needs the worker first, for optimal,
+            source and 2-lane DPOR, DFS and the default; a trylock loop
+            that sleeps is explored only over fair schedules, and every
+            strategy's guarantee says so and is not complete; a loop
+            that only reads and yields is a spin-wait, exhausted with
+            its exact count
 snapshots   executions started from a snapshot (src/rt/process/resume.c)
             explore what executions replayed from main do: on the
             benchmarks and the programs of the other groups, the same
@@ -617,6 +625,41 @@ def group_timeouts(args):
                                env=env)
             check(r.returncode == 1 and "the 2 s wait timed out" in r.stderr,
                   "%s: replay did not repeat the bug: %d %s" % (what, r.returncode, r.stderr[-400:]))
+def group_fairness(args):
+    """The fairness rule of src/rt/sched.c holds a thread back only where
+    it loops (tests/dpor/progs/sleep_first.c)."""
+    prog = os.path.join(args.progs, "sleep_first")
+    systematic = [["--strategy", "dpor", "--dpor-mode", "optimal", "--jobs", "1"],
+                  ["--strategy", "dpor", "--dpor-mode", "source", "--jobs", "1"],
+                  ["--strategy", "dpor", "--jobs", "2"], ["--strategy", "dfs", "--jobs", "1"], []]
+    for mode in ("once", "twice"):
+        for st in systematic:
+            what = "%s %s" % (mode, " ".join(st) or "default")
+            p, s = ravel(args, *st, "--executions", "0", prog=prog, prog_args=[mode])
+            check(p.returncode == 0 and s and s["complete"] and s["traces"] == 2 and
+                  "exhausted: all 2 traces" in s["guarantee"],
+                  "%s: %d %s" % (what, p.returncode, s and (s["traces"], s["guarantee"])))
+            p, s = ravel(args, *st, "--executions", "0", prog=prog, prog_args=[mode, "check"])
+            check(p.returncode == 1 and s and s["bugs"] and s["bugs"][0]["kind"] == "assertion" and
+                  "doubled x first" in s["bugs"][0]["message"],
+                  "%s check: the worker's first lock was not explored: %d %s" % (what, p.returncode,
+                                                                                p.stderr[-400:]))
+    for st in systematic + [["--strategy", "random", "--seed", "1"], ["--strategy", "pct", "--seed", "1"]]:
+        what = "retry %s" % (" ".join(st) or "default")
+        p, s = ravel(args, *st, "--executions", "500", prog=prog, prog_args=["retry"])
+        check(p.returncode == 0 and s and not s["complete"] and
+              "was held back until the others ran" in s["guarantee"] and
+              not s["guarantee"].startswith("exhausted"),
+              "%s: %d %s" % (what, p.returncode, s and s["guarantee"]))
+    # A loop that reads and yields is a spin-wait (src/model/spin.c): the
+    # read that found the flag clear, then the yield, is a vain iteration.
+    p, s = ravel(args, "--strategy", "dpor", "--executions", "0", prog=os.path.join(args.progs, "spin_volflag"),
+                 prog_args=["yield"])
+    check(p.returncode == 0 and s and s["complete"] and s["traces"] == 1 and
+          "exhausted: all 1 traces" in s["guarantee"],
+          "spin_volflag yield: %d %s" % (p.returncode, s and (s["traces"], s["guarantee"])))
+
+
 def group_bench(args):
     # The table as a user sees it; the rc11 budget is short so that the
     # benchmarks whose rc11 exploration is long show the "> N s" cell.
@@ -767,7 +810,7 @@ def main():
      "assume": group_assume, "atomic": group_atomic, "sections": group_sections, "stop": group_stop,
      "guarantees": group_guarantees, "spin": group_spin, "spin_O0": group_spin_O0, "spin_broken": group_spin_broken,
      "spin_dfs": group_spin_dfs, "qualified": group_guarantees_qualified,
-     "timeouts": group_timeouts, "bench": group_bench, "snapshots": group_snapshots}[args.group](args)
+     "timeouts": group_timeouts, "fairness": group_fairness, "bench": group_bench, "snapshots": group_snapshots}[args.group](args)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1

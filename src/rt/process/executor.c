@@ -589,6 +589,8 @@ static bool after_execution(uint64_t number)
             return false;
         ravel__quiet_hang(x);
     }
+    if (x->fair_held)
+        rt->sh->fair_runs++;
     if (x->ended == RAVEL__END_BLOCKED) {
         rt->sh->blocked_runs++;
         return true;

@@ -295,7 +295,7 @@ static bool kind_ok(uint16_t k)
 static bool execution_allows(const struct ravel__exec *x)
 {
     if (x->ended != RAVEL__END_NONE || x->failure.kind != RAVEL__FAIL_NONE ||
-        x->heap_seq || x->nquiet || x->spun || x->spin_cut ||
+        x->heap_seq || x->nquiet || x->spun || x->spin_cut || x->fair_held ||
         x->section_waiters || x->timeouts_late ||
         (ravel__race_on && !ravel__defer_on) || ravel__changed_cwd ||
         ravel__changed_sigmask || ravel__changed_stdio || ravel__wrote_raw ||

@@ -793,7 +793,15 @@ static bool earned_guarantee(char *out, size_t len)
     bool complete = (sh->exhausted || (sh->stats.complete && !sv.interrupted)) &&
                     !sv.error;
     struct ravel__strbuf sb = RAVEL__STRBUF_INIT;
-    ravel__sb_add(&sb, sh->stats.guarantee);
+    /* The fairness rule kept threads from some choices: the search ran
+     * out of fair schedules, which is not "exhausted" (sched.c). */
+    if (sh->fair_runs && !strncmp(sh->stats.guarantee, "exhausted: ", 11))
+        ravel__sb_printf(&sb, "every fair schedule explored (%llu trace%s), "
+                              "not every schedule",
+                         (unsigned long long)sh->stats.traces,
+                         sh->stats.traces == 1 ? "" : "s");
+    else
+        ravel__sb_add(&sb, sh->stats.guarantee);
     if (sh->cut_runs && (!rt->opt.max_threads ||
                          rt->opt.max_threads + 1 >= RAVEL__MAX_THREADS)) {
         complete = false;
@@ -845,6 +853,18 @@ static bool earned_guarantee(char *out, size_t len)
                            "arrives is not scheduled (each ran where its "
                            "thread's next operation began): other arrivals "
                            "were not explored");
+    }
+    if (sh->fair_runs) {
+        complete = false;
+        ravel__sb_printf(&sb,
+                         "; but in %llu execution%s a "
+                         "thread that yielded, slept, timed out or failed a "
+                         "try again at one place, with no other thread's "
+                         "step since, was held back until the others ran, "
+                         "and schedules in which it went on at once were "
+                         "not explored",
+                         (unsigned long long)sh->fair_runs,
+                         sh->fair_runs == 1 ? "" : "s");
     }
     if (sh->nondet_limited) {
         complete = false;
@@ -1956,6 +1976,7 @@ static void merge_lanes(void)
         to->plain_writes += from->plain_writes;
         to->blocked_runs += from->blocked_runs;
         to->cut_runs += from->cut_runs;
+        to->fair_runs += from->fair_runs;
         to->nondet_limited |= from->nondet_limited;
         to->signals_handled |= from->signals_handled;
         to->exhausted |= from->exhausted;
