@@ -56,6 +56,8 @@ function(ravel_instrument target)
   if(_type STREQUAL "EXECUTABLE")
     target_link_options(${target} PRIVATE
       "SHELL:-Wl,--whole-archive \"${_hooks}\" -Wl,--no-whole-archive")
+    # (a link option is no dependency: relink when the hooks change)
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${_hooks})
   endif()
   # The runtime must precede libc in the dynamic dependencies so that its
   # interceptors win; the compiler driver always appends libc last.

@@ -50,7 +50,8 @@ def interposed(src_dir):
 
 # What the hooks linked into the program (libravel_hooks.a) use: the
 # runtime's side of their contract, src/rt/intercept/hooks_abi.h.
-HOOKS_ABI = {"ravel__self", "ravel__hook_read", "ravel__hook_write", "ravel__hook_quiet"} | {
+HOOKS_ABI = {"ravel__self", "ravel__hook_read", "ravel__hook_write", "ravel__hook_quiet",
+             "ravel__hook_enter_more", "ravel__hook_leave_more"} | {
     "ravel__hook_%s%d" % (k, n) for k in ("read", "write") for n in (1, 2, 4, 8)}
 
 

@@ -161,6 +161,20 @@ struct ravel__plain_counts {
                                next (src/rt/race/plain_spin.c) */
 };
 
+/* What the compiler's hooks keep of a model thread: its plain accesses
+ * and its shadow call stack. Also part of what the hooks linked into the
+ * program share with the runtime (hooks_abi.h); struct ravel__thread
+ * names these fields directly too. */
+struct ravel__hook_thread {
+    struct ravel__plain_counts plain; /* its plain accesses */
+    /* Its shadow call stack's depth: the frames are a ring of
+     * RAVEL__STACK_FRAMES below it (the view's frames), so that the
+     * innermost survive deep recursion. */
+    uint64_t depth;
+    uint32_t stack_id;  /* its call stack's node in the stack depot */
+    uint32_t atomic_fn; /* __VERIFIER_atomic_* calls it is in */
+};
+
 /* Fairness (src/rt/sched.c): a thread's yield-like steps remembered
  * since another thread's step, to see one place come round again. */
 #define RAVEL__YIELD_PCS 8
@@ -200,7 +214,6 @@ struct ravel__thread {
                                since another thread's step */
     uint64_t yield_pcs[RAVEL__YIELD_PCS];
     uint32_t atomic;        /* depth of atomic sections it is in */
-    uint32_t atomic_fn;     /* of which opened by __VERIFIER_atomic_ calls */
     uint64_t atomic_fn_depth[8]; /* shadow-stack depth of each such call */
     uint8_t section_wait;   /* its last section was rolled back at a false
                                assumption: it may enter one again only
@@ -215,17 +228,24 @@ struct ravel__thread {
                                src/rt/intercept/time.c) at which its
                                pending sleep ends or timed wait expires,
                                set before the step; 0: no deadline */
-    /* Its plain memory accesses this execution: the fields of struct
-     * ravel__plain_counts, also reachable as that struct (plain). */
+    /* Its plain memory accesses this execution and its shadow call
+     * stack: the fields of struct ravel__hook_thread, also reachable as
+     * that struct (hook) and its counts (plain). The stack's frames are
+     * a ring (frames, below), so the innermost frames survive deep
+     * recursion; stack_id is its call stack in the runtime's stack depot
+     * (src/rt/race/race.c), for race reports. */
     union {
+        struct ravel__hook_thread hook;
         struct ravel__plain_counts plain;
         struct {
             uint64_t reads, writes, side_writes, quiet_at;
+            uint64_t depth;
+            uint32_t stack_id;
+            uint32_t atomic_fn; /* of atomic, opened by __VERIFIER_atomic_
+                                   calls */
         };
     };
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */
-    uint32_t stack_id;      /* its call stack in the runtime's stack depot
-                               (src/rt/race/race.c), for race reports */
     /* x86-TSO store buffers (src/rt/tso.c). A program thread's buffer is
      * flushed by a pseudo-thread of its own, created at its first
      * buffered store: sb is that pseudo-thread's index + 1 (0: none).
@@ -247,10 +267,6 @@ struct ravel__thread {
     uint32_t spin_proof;   /* exact repetitions made alone */
     uint16_t spin_from;    /* the repeated iteration: spin_win[from..n) */
     uint64_t spin_writes;  /* its side_writes when the window opened */
-    /* Shadow call stack from the compiler's function entry/exit hooks: a
-     * ring (frames, below), so the innermost frames survive deep
-     * recursion. */
-    uint64_t depth;
     /*
      * Everything from here on is left as it was when a thread is started
      * (memset up to RAVEL__THREAD_CLEARED, model.c): each array is read

@@ -327,12 +327,14 @@ enum ravel__worker_state {
 struct ravel__worker {
     /* First: what the hooks linked into the program read through
      * ravel__self (intercept/hooks_abi.h): the counts of the thread it
-     * runs, and its stack (stack_lo, stack_hi). */
+     * runs, its stack (stack_lo, stack_hi) and the thread's shadow-stack
+     * frames. */
     union {
         struct ravel__hook_view view;
         struct {
             struct ravel__plain_counts *counts;
             void *stack_lo, *stack_hi;
+            uint64_t *frames;
         };
     };
     _Atomic uint32_t go;    /* the baton: 1 = may run (futex word) */
@@ -396,13 +398,15 @@ static inline struct ravel__worker *ravel__controlled(void)
 
 /* Binds w to model thread `slot` (RAVEL__NONE: to none). Every change of
  * a worker's slot goes through here, so that the view the program's
- * hooks read stays true: counts non-NULL exactly when slot is a thread. */
+ * hooks read stays true: counts (and frames) non-NULL exactly when slot is
+ * a thread. */
 static inline void ravel__worker_bind(struct ravel__worker *w, uint32_t slot)
 {
     w->slot = slot;
-    w->counts = slot != RAVEL__NONE && ravel__rt.x
-                    ? &ravel__rt.x->threads[slot].plain
-                    : NULL;
+    struct ravel__thread *th =
+        slot != RAVEL__NONE && ravel__rt.x ? &ravel__rt.x->threads[slot] : NULL;
+    w->counts = th ? &th->plain : NULL;
+    w->frames = th ? th->frames : NULL;
 }
 
 /* An execution starts or ends in this process (also what the program's
@@ -1029,16 +1033,7 @@ void ravel__race_forget(const void *p, size_t n);
 void ravel__race_thread_start(struct ravel__worker *w);
 /* Forgets the calling OS thread's TLS blocks (modules.c). */
 void ravel__race_forget_tls(void);
-/* The stack depot (race.c): a trie of call sites, one node per distinct
- * call path; a thread's stack id is its node. Each node remembers the
- * child it last led to: a call made again from the same site (any loop
- * that calls a function) finds its node without hashing. */
-struct ravel__depot_node {
-    uint64_t pc;
-    uint32_t parent;
-    uint32_t last_child; /* 0: none (node 0 is the empty stack) */
-    uint64_t last_pc;    /* the call site that led to last_child */
-};
+/* The stack depot (race.c; its nodes: intercept/hooks_abi.h). */
 extern struct ravel__depot_node *ravel__depot;
 /* The node for call site pc under parent (the hashing side). */
 uint32_t ravel__depot_intern(uint32_t parent, uint64_t pc);

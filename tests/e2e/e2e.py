@@ -705,7 +705,7 @@ def group_cc(args):
             if not os.path.exists(e):
                 continue
             nm = subprocess.run(["nm", "-u", e], capture_output=True, text=True).stdout
-            check("__tsan_func_entry" in nm, "%s: %s is not instrumented" % (compiler, e))
+            check("__tsan_init" in nm, "%s: %s is not instrumented" % (compiler, e))
             ldd = subprocess.run(["ldd", e], capture_output=True, text=True).stdout
             check("libravel_rt.so" in ldd and "libtsan" not in ldd,
                   "%s: %s links %s" % (compiler, e, ldd))

@@ -310,6 +310,7 @@ struct wsave {
     void *(*fn)(void *);
     void *sp, *arg, *prog_top;
     struct ravel__plain_counts *counts;
+    uint64_t *frames;
     uint32_t go, state, slot, last_slot, abandon;
     int saved_errno;
     bool started;
@@ -363,6 +364,7 @@ static void save_fibers(void *arg)
                              w->arg,
                              w->prog_top,
                              w->counts,
+                             w->frames,
                              atomic_load_explicit(&w->go, memory_order_relaxed),
                              atomic_load_explicit(&w->state,
                                                   memory_order_relaxed),
@@ -519,6 +521,7 @@ static void load_fibers(void *arg)
         w->arg = ws->arg;
         w->prog_top = ws->prog_top;
         w->counts = ws->counts;
+        w->frames = ws->frames;
         /* race.c: "started on this stack in this execution" */
         w->race_exec = ws->race_here ? race_now : 0;
         atomic_store_explicit(&w->go, ws->go, memory_order_relaxed);

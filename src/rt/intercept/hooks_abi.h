@@ -3,18 +3,23 @@
  * with the runtime.
  *
  * A program built with ravel-cc calls a __tsan_readN/writeN hook for
- * every plain memory access: in a loop over an array, one call per
- * element. When those hooks live in libravel_rt.so, each call goes
+ * every plain memory access (in a loop over an array, one call per
+ * element) and __tsan_func_entry/exit around every function. When those hooks live in libravel_rt.so, each call goes
  * through the program's PLT and each of the hook's globals through the
  * library's GOT, which on this project's machines cost more than all of
  * ThreadSanitizer's own check (whose runtime is linked into the
- * program). So the eight most frequent hooks, __tsan_read1/2/4/8 and
- * __tsan_write1/2/4/8, are also compiled into a small object that
+ * program). So the ten most frequent hooks, __tsan_read1/2/4/8,
+ * __tsan_write1/2/4/8 and the function entry and exit, are also compiled
+ * into a small object that
  * ravel-cc and ravel_instrument() link into every instrumented
  * executable (tsan_local.c, installed as lib/ravel_hooks.o): the program's
  * calls then bind to them directly, and they do in the program what the
  * library's copies do - count the access, and when the thread is not
- * alone, call the runtime to check it. Shared libraries built with
+ * alone, call the runtime to check it; push and pop the thread's shadow
+ * call stack and follow its stack id in the stack depot (race.c), and
+ * call the runtime only for what is more: a stack path the depot has not
+ * led to from this node before, an SV-COMP special function. Shared
+ * libraries built with
  * ravel-cc keep calling the library's copies (intercept/tsan.c); both
  * read the same state.
  *
@@ -26,12 +31,20 @@
  *                         member, a struct ravel__hook_view
  *   RAVEL__HOOKS_ABI      whether an execution runs, and whether plain
  *                         accesses are checked now (race.c keeps it)
+ *   the counts         a struct ravel__hook_thread, the first member of
+ *                         the model thread's struct ravel__thread: its
+ *                         access counts, shadow-stack depth, stack id
+ *   RAVEL__HOOKS_ABI      also: whether a module has special functions,
+ *                         and the stack depot (NULL: no stack ids kept)
  *   ravel__hook_read/write/quiet
  *                         the runtime's side of an access that is more
  *                         than counting; ravel__hook_readN/writeN the
  *                         same for an access of N = 1, 2, 4 or 8 bytes,
  *                         the size a constant in the runtime's copy (the
  *                         local hooks call these)
+ *   ravel__hook_enter_more, ravel__hook_leave_more
+ *                         the runtime's side of a function entry or exit
+ *                         that is more than the shadow stack's push or pop
  *
  * RAVEL__HOOKS_ABI names the state with a version: a program whose hooks
  * were built against another layout fails to load ("undefined symbol:
@@ -41,17 +54,29 @@
 #ifndef RAVEL_HOOKS_ABI_H
 #define RAVEL_HOOKS_ABI_H
 
-#include "../../model/model.h" /* struct ravel__plain_counts */
+#include "../../model/model.h" /* struct ravel__hook_thread */
 
-#define RAVEL__HOOKS_ABI ravel__hooks_abi_1
+#define RAVEL__HOOKS_ABI ravel__hooks_abi_2
+
+/* The stack depot (race.c): a trie of call sites, one node per distinct
+ * call path; a thread's stack id is its node. Each node remembers the
+ * child it last led to: a call made again from the same site (any loop
+ * that calls a function) finds its node without hashing. */
+struct ravel__depot_node {
+    uint64_t pc;
+    uint32_t parent;
+    uint32_t last_child; /* 0: none (node 0 is the empty stack) */
+    uint64_t last_pc;    /* the call site that led to last_child */
+};
 
 /* The first member of every worker (struct ravel__worker, rt.h). */
 struct ravel__hook_view {
-    /* The counts of the model thread this worker runs (in struct
-     * ravel__thread); NULL while it runs none (rt.h: ravel__worker_bind
-     * keeps it). */
+    /* The model thread this worker runs, as its counts (the first member
+     * of its struct ravel__hook_thread); NULL while it runs none (rt.h:
+     * ravel__worker_bind keeps it, and frames). */
     struct ravel__plain_counts *counts;
     void *stack_lo, *stack_hi; /* the worker's stack */
+    uint64_t *frames;          /* the thread's shadow-stack ring */
 };
 
 struct ravel__hooks_state {
@@ -60,6 +85,11 @@ struct ravel__hooks_state {
     /* A plain access is checked (race.c: detection is on and
      * the thread is not alone). */
     bool race_check;
+    /* A module has SV-COMP special functions (__VERIFIER_atomic_*,
+     * reach_error): every function entry asks the runtime. */
+    bool special_fns;
+    /* The stack depot while the race detector keeps stack ids. */
+    const struct ravel__depot_node *depot;
 };
 
 extern struct ravel__hooks_state RAVEL__HOOKS_ABI;
@@ -79,6 +109,12 @@ RAVEL__HOOK_SIZED(2)
 RAVEL__HOOK_SIZED(4)
 RAVEL__HOOK_SIZED(8)
 #undef RAVEL__HOOK_SIZED
+/* The runtime's side of a function entry (after the push) that is more
+ * than following the depot's remembered child: a new path, or a special
+ * function (fn_pc: the entered function's code); and of an exit from
+ * inside a __VERIFIER_atomic_* call (the whole exit). */
+void ravel__hook_enter_more(uint64_t caller_pc, uint64_t fn_pc);
+void ravel__hook_leave_more(void);
 
 /*
  * One plain access, as both copies of the hooks do it: the runtime's
@@ -113,6 +149,56 @@ ravel__hook_access(const struct ravel__hook_view *v,
     }
     if (st->race_check)
         check(a, size, pc);
+}
+
+/*
+ * A function entry and exit, as both copies do them: push or pop the
+ * shadow stack, and follow the stack id in the depot when the node
+ * remembers the child (a loop calling a function: no hashing). What is
+ * more goes to the runtime (more, in the runtime a direct call).
+ */
+static inline __attribute__((always_inline)) void
+ravel__hook_enter(const struct ravel__hook_view *v,
+                  const struct ravel__hooks_state *st, uint64_t caller_pc,
+                  uint64_t fn_pc, void (*more)(uint64_t, uint64_t))
+{
+    if (!v || !st->executing)
+        return;
+    struct ravel__hook_thread *t = (struct ravel__hook_thread *)(void *)v->counts;
+    if (!t)
+        return;
+    v->frames[t->depth % RAVEL__STACK_FRAMES] = caller_pc;
+    t->depth++;
+    const struct ravel__depot_node *depot = st->depot;
+    if (__builtin_expect(st->special_fns, 0)) {
+        more(caller_pc, fn_pc);
+    } else if (depot) {
+        const struct ravel__depot_node *n = &depot[t->stack_id];
+        if (__builtin_expect(n->last_pc == caller_pc && n->last_child, 1))
+            t->stack_id = n->last_child;
+        else
+            more(caller_pc, fn_pc);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+ravel__hook_leave(const struct ravel__hook_view *v,
+                  const struct ravel__hooks_state *st, void (*more)(void))
+{
+    if (!v || !st->executing)
+        return;
+    struct ravel__hook_thread *t = (struct ravel__hook_thread *)(void *)v->counts;
+    if (!t)
+        return;
+    if (__builtin_expect(t->atomic_fn != 0, 0)) {
+        more();
+        return;
+    }
+    if (!t->depth)
+        return;
+    if (st->depot)
+        t->stack_id = st->depot[t->stack_id].parent;
+    t->depth--;
 }
 
 #endif

@@ -69,6 +69,9 @@
 #pragma clang diagnostic ignored "-Watomic-alignment"
 #endif
 
+/* The state the program's own copies of the hooks read (hooks_abi.h). */
+RAVEL__EXPORT struct ravel__hooks_state RAVEL__HOOKS_ABI;
+
 /* ---- module registration and shadow stacks --------------------------- */
 
 RAVEL__EXPORT void __tsan_init(void)
@@ -78,8 +81,8 @@ RAVEL__EXPORT void __tsan_init(void)
 
 /* SV-COMP's special functions (a program that has some): a
  * __VERIFIER_atomic_* function runs atomically, reach_error() is the
- * error. Out of line, with the rest of the entry: every other function
- * entry only tests their count. */
+ * error. Out of line, with the rest of the entry (after the push): every
+ * other function entry only tests whether a module has them. */
 static __attribute__((noinline)) void
 special_entry(struct ravel__worker *w, uint64_t caller_pc, uint64_t fn_pc)
 {
@@ -101,12 +104,32 @@ special_entry(struct ravel__worker *w, uint64_t caller_pc, uint64_t fn_pc)
     }
 }
 
-/* A call site the thread's depot node does not remember: the hashing
- * side, out of line so that the entry hook needs no saved registers. */
-static __attribute__((noinline)) void depot_enter(struct ravel__thread *th,
-                                                  uint64_t caller_pc)
+/* A function entry past the push that is more than following the depot
+ * node's remembered child: a special function, or a call site the node
+ * does not remember (the hashing side). Also what the program's copy of
+ * the entry calls (hooks_abi.h). */
+RAVEL__EXPORT void ravel__hook_enter_more(uint64_t caller_pc, uint64_t fn_pc)
 {
+    struct ravel__worker *w = ravel__self;
+    if (RAVEL__UNLIKELY(ravel__nspecial_fns)) {
+        special_entry(w, caller_pc, fn_pc);
+        return;
+    }
+    struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
     th->stack_id = ravel__depot_intern(th->stack_id, caller_pc);
+}
+
+static inline const struct ravel__hook_view *self_view(void)
+{
+    struct ravel__worker *w = ravel__self;
+    return w ? &w->view : NULL;
+}
+
+RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
+{
+    ravel__hook_enter(self_view(), &RAVEL__HOOKS_ABI,
+                      (uint64_t)(uintptr_t)caller_pc, RAVEL__CALLER_PC,
+                      ravel__hook_enter_more);
 }
 
 /* The thread the calling worker runs, or NULL when ravel does not control
@@ -122,43 +145,17 @@ static inline struct ravel__thread *controlled_thread(void)
                                                      plain));
 }
 
-RAVEL__EXPORT void __tsan_func_entry(void *caller_pc)
+/* The exit of a function while the thread is in a __VERIFIER_atomic_*
+ * call: if it is that call's, its section ends; then the pop. Also what
+ * the program's copy of the exit calls (hooks_abi.h). */
+RAVEL__EXPORT void ravel__hook_leave_more(void)
 {
-    struct ravel__thread *th = controlled_thread();
-    if (!th)
-        return;
-    uint64_t pc = (uint64_t)(uintptr_t)caller_pc;
-    ravel__stack_push(th, pc);
-    if (RAVEL__UNLIKELY(ravel__nspecial_fns)) {
-        special_entry(ravel__self, pc, RAVEL__CALLER_PC);
-        return;
-    }
-    if (ravel__race_on) { /* rt.h's ravel__race_push, its miss a tail call */
-        const struct ravel__depot_node *n = &ravel__depot[th->stack_id];
-        if (RAVEL__LIKELY(n->last_pc == pc && n->last_child))
-            th->stack_id = n->last_child;
-        else
-            depot_enter(th, pc);
-    }
-}
-
-/* The exit of a __VERIFIER_atomic_* function: its section ends. */
-static __attribute__((noinline)) void atomic_fn_exit(struct ravel__worker *w)
-{
+    struct ravel__worker *w = ravel__self;
     struct ravel__thread *th = &ravel__rt.x->threads[w->slot];
-    th->atomic_fn--;
-    if (th->atomic && --th->atomic == 0)
-        ravel__section_leave(w);
-}
-
-RAVEL__EXPORT void __tsan_func_exit(void)
-{
-    struct ravel__thread *th = controlled_thread();
-    if (!th)
-        return;
-    if (RAVEL__UNLIKELY(th->atomic_fn) &&
-        th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
-        atomic_fn_exit(ravel__self);
+    if (th->atomic_fn_depth[th->atomic_fn - 1] == th->depth) {
+        th->atomic_fn--;
+        if (th->atomic && --th->atomic == 0)
+            ravel__section_leave(w);
         th = controlled_thread();
         if (!th)
             return;
@@ -166,6 +163,11 @@ RAVEL__EXPORT void __tsan_func_exit(void)
     if (ravel__race_on && th->depth)
         ravel__race_pop(th);
     ravel__stack_pop(th);
+}
+
+RAVEL__EXPORT void __tsan_func_exit(void)
+{
+    ravel__hook_leave(self_view(), &RAVEL__HOOKS_ABI, ravel__hook_leave_more);
 }
 
 RAVEL__EXPORT void __tsan_ignore_thread_begin(void)
@@ -341,7 +343,6 @@ quiet_read(const void *a, uint64_t size, uint64_t pc)
 
 /* ---- what the program's own copies of the hooks call (hooks_abi.h) ---- */
 
-RAVEL__EXPORT struct ravel__hooks_state RAVEL__HOOKS_ABI;
 
 /* (The race check itself inlined here too: one call from the program to
  * the detector.) */
@@ -381,7 +382,7 @@ SIZED_HOOKS(8)
 _Static_assert(offsetof(struct ravel__worker, view) == 0 &&
                    offsetof(struct ravel__worker, counts) == 0,
                "the program's hooks read a worker as its view");
-/* The layout programs were linked against as ravel__hooks_abi_1: a change
+/* The layout programs were linked against as ravel__hooks_abi_2: a change
  * that trips one of these must also rename RAVEL__HOOKS_ABI (hooks_abi.h),
  * so that a program built before it fails to load instead of
  * miscounting. */
@@ -389,15 +390,38 @@ _Static_assert(sizeof(struct ravel__plain_counts) == 32 &&
                    offsetof(struct ravel__plain_counts, writes) == 8 &&
                    offsetof(struct ravel__plain_counts, side_writes) == 16 &&
                    offsetof(struct ravel__plain_counts, quiet_at) == 24 &&
-                   sizeof(struct ravel__hook_view) == 24 &&
+                   sizeof(struct ravel__hook_thread) == 48 &&
+                   offsetof(struct ravel__hook_thread, depth) == 32 &&
+                   offsetof(struct ravel__hook_thread, stack_id) == 40 &&
+                   offsetof(struct ravel__hook_thread, atomic_fn) == 44 &&
+                   RAVEL__STACK_FRAMES == 64 &&
+                   sizeof(struct ravel__depot_node) == 24 &&
+                   offsetof(struct ravel__depot_node, parent) == 8 &&
+                   offsetof(struct ravel__depot_node, last_child) == 12 &&
+                   offsetof(struct ravel__depot_node, last_pc) == 16 &&
+                   sizeof(struct ravel__hook_view) == 32 &&
                    offsetof(struct ravel__hook_view, stack_lo) == 8 &&
                    offsetof(struct ravel__hook_view, stack_hi) == 16 &&
-                   offsetof(struct ravel__hooks_state, race_check) == 1,
+                   offsetof(struct ravel__hook_view, frames) == 24 &&
+                   offsetof(struct ravel__hooks_state, race_check) == 1 &&
+                   offsetof(struct ravel__hooks_state, special_fns) == 2 &&
+                   offsetof(struct ravel__hooks_state, depot) == 8,
                "the hooks' ABI changed: rename RAVEL__HOOKS_ABI");
-_Static_assert(offsetof(struct ravel__thread, quiet_at) ==
-                   offsetof(struct ravel__thread, plain) +
-                       offsetof(struct ravel__plain_counts, quiet_at),
-               "struct ravel__thread's counts are its plain member");
+_Static_assert(offsetof(struct ravel__thread, plain) ==
+                       offsetof(struct ravel__thread, hook) &&
+                   offsetof(struct ravel__thread, quiet_at) ==
+                       offsetof(struct ravel__thread, hook) +
+                           offsetof(struct ravel__plain_counts, quiet_at) &&
+                   offsetof(struct ravel__thread, depth) ==
+                       offsetof(struct ravel__thread, hook) +
+                           offsetof(struct ravel__hook_thread, depth) &&
+                   offsetof(struct ravel__thread, stack_id) ==
+                       offsetof(struct ravel__thread, hook) +
+                           offsetof(struct ravel__hook_thread, stack_id) &&
+                   offsetof(struct ravel__thread, atomic_fn) ==
+                       offsetof(struct ravel__thread, hook) +
+                           offsetof(struct ravel__hook_thread, atomic_fn),
+               "struct ravel__thread's hook fields are its hook member");
 
 static inline __attribute__((always_inline)) void
 plain_access(const void *a, uint64_t size, bool write, uint64_t pc)

@@ -5,18 +5,23 @@
  * Not part of libravel_rt.so: this file becomes lib/ravel_hooks.o, which
  * ravel-cc and ravel_instrument() add to the link of every instrumented
  * executable. The program's calls to __tsan_read1/2/4/8 and
- * __tsan_write1/2/4/8 - one per plain memory access - then bind here, to
+ * __tsan_write1/2/4/8 - one per plain memory access - and to
+ * __tsan_func_entry/exit - two per function call - then bind here, to
  * direct calls, instead of through the PLT into the runtime; and the
  * hooks reach the runtime's state through one GOT entry each. Measured
  * on a loop over an array, that is about a quarter of what a hook costs
- * when the thread runs alone (the runtime's copies are in
- * intercept/tsan.c; hooks_abi.h says why and what the two share).
+ * when the thread runs alone; on a loop calling a small function, about
+ * a third of what a call costs (scripts/bench-races' calls workload; the
+ * runtime's copies are in intercept/tsan.c; hooks_abi.h says why and
+ * what the two share).
  *
  * The definitions are hidden: the executable's own calls bind to them,
  * and nothing else sees them (a shared library built with ravel-cc keeps
  * calling the runtime's copies, which do the same). Everything beyond
  * counting - the race check when the thread is not alone, the plain-spin
- * check - is one call into the runtime (ravel__hook_read/write/quiet).
+ * check - is one call into the runtime (ravel__hook_read/write/quiet);
+ * beyond the shadow stack's push and pop and the depot's remembered
+ * child, one call too (ravel__hook_enter_more/leave_more).
  *
  * Built as position-independent code whatever the program is: its
  * references to the runtime's data then go through the GOT, never
@@ -66,3 +71,15 @@ LOCAL_HOOKS(2)
 LOCAL_HOOKS(4)
 LOCAL_HOOKS(8)
 #undef LOCAL_HOOKS
+
+HIDDEN void __tsan_func_entry(void *caller_pc)
+{
+    ravel__hook_enter(ravel__self, &RAVEL__HOOKS_ABI,
+                      (uint64_t)(uintptr_t)caller_pc, PC,
+                      ravel__hook_enter_more);
+}
+
+HIDDEN void __tsan_func_exit(void)
+{
+    ravel__hook_leave(ravel__self, &RAVEL__HOOKS_ABI, ravel__hook_leave_more);
+}

@@ -177,6 +177,7 @@ static void find_special_functions(const struct ravel__elf *e, uintptr_t bias)
         special_fns[ravel__nspecial_fns].seg =
             (struct seg){bias + s->value, bias + s->value + s->size};
         special_fns[ravel__nspecial_fns++].kind = kind;
+        RAVEL__HOOKS_ABI.special_fns = true; /* entries ask (tsan.c) */
     }
 }
 

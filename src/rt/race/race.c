@@ -172,6 +172,7 @@ void ravel__race_init(void)
     dl_iterate_phdr(own_text_cb, NULL);
     ravel__race_on = true;
     RAVEL__HOOKS_ABI.race_check = !ravel__race_alone;
+    RAVEL__HOOKS_ABI.depot = ravel__depot; /* function entries follow it */
     ravel__race_forget_tls(); /* collects the TLS blocks, before main */
     /* A replayed ticket's promoted locations (modules are known now). */
     struct ravel__rt *rt = &ravel__rt;
