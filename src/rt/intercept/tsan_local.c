@@ -72,14 +72,24 @@ LOCAL_HOOKS(4)
 LOCAL_HOOKS(8)
 #undef LOCAL_HOOKS
 
-HIDDEN void __tsan_func_entry(void *caller_pc)
+/* The entry and exit without a frame: three instructions that were a
+ * tenth of a call's cost. (The access hooks keep theirs: without it the
+ * sequential loop of scripts/bench-races was a tenth slower with gcc 12,
+ * although each hook is two instructions shorter.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_FRAME __attribute__((optimize("omit-frame-pointer")))
+#else
+#define NO_FRAME
+#endif
+
+NO_FRAME HIDDEN void __tsan_func_entry(void *caller_pc)
 {
     ravel__hook_enter(ravel__self, &RAVEL__HOOKS_ABI,
                       (uint64_t)(uintptr_t)caller_pc, PC,
                       ravel__hook_enter_more);
 }
 
-HIDDEN void __tsan_func_exit(void)
+NO_FRAME HIDDEN void __tsan_func_exit(void)
 {
     ravel__hook_leave(ravel__self, &RAVEL__HOOKS_ABI, ravel__hook_leave_more);
 }
