@@ -652,11 +652,15 @@ def group_fairness(args):
               not s["guarantee"].startswith("exhausted"),
               "%s: %d %s" % (what, p.returncode, s and s["guarantee"]))
     # A loop that reads and yields is a spin-wait (src/model/spin.c): the
-    # read that found the flag clear, then the yield, is a vain iteration.
+    # read that found the flag clear, then the yield, is a vain iteration,
+    # and the yield holds nobody back. gcc 12 reads the flag at one place
+    # (1 trace); clang 14 rotates the loop, so its first test and the
+    # loop's are two reads, and the first finding the flag clear is a
+    # second trace (not collapsed: the rule sees a read come round again).
     p, s = ravel(args, "--strategy", "dpor", "--executions", "0", prog=os.path.join(args.progs, "spin_volflag"),
                  prog_args=["yield"])
-    check(p.returncode == 0 and s and s["complete"] and s["traces"] == 1 and
-          "exhausted: all 1 traces" in s["guarantee"],
+    check(p.returncode == 0 and s and s["complete"] and s["traces"] in (1, 2) and
+          "exhausted: all %d traces" % s["traces"] in s["guarantee"],
           "spin_volflag yield: %d %s" % (p.returncode, s and (s["traces"], s["guarantee"])))
 
 

@@ -45,9 +45,12 @@ int main(int argc, char **argv)
                                              : 0;
     pthread_t t;
     pthread_create(&t, NULL, worker, NULL);
-    while (!ready) {
-        if (mode == 3)
+    if (mode == 3) {
+        while (!ready)
             sched_yield();
+    } else {
+        while (!ready) {
+        }
     }
     assert(result == 42);
     pthread_join(t, NULL);
