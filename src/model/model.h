@@ -241,8 +241,8 @@ struct ravel__thread {
             uint64_t reads, writes, side_writes, quiet_at;
             uint64_t depth;
             uint32_t stack_id;
-            uint32_t atomic_fn; /* of atomic, opened by __VERIFIER_atomic_
-                                   calls */
+            uint32_t atomic_fn; /* of its atomic sections, those opened
+                                   by __VERIFIER_atomic_ calls */
         };
     };
     uint32_t ignore;        /* depth of ravel_ignore_begin() sections */

@@ -407,21 +407,19 @@ _Static_assert(sizeof(struct ravel__plain_counts) == 32 &&
                    offsetof(struct ravel__hooks_state, special_fns) == 2 &&
                    offsetof(struct ravel__hooks_state, depot) == 8,
                "the hooks' ABI changed: rename RAVEL__HOOKS_ABI");
+/* Field f of struct ravel__thread is the same field of its hook member,
+ * whose type s has it. */
+#define HOOK_FIELD(s, f)                                                       \
+    (offsetof(struct ravel__thread, f) ==                                      \
+     offsetof(struct ravel__thread, hook) + offsetof(s, f))
 _Static_assert(offsetof(struct ravel__thread, plain) ==
                        offsetof(struct ravel__thread, hook) &&
-                   offsetof(struct ravel__thread, quiet_at) ==
-                       offsetof(struct ravel__thread, hook) +
-                           offsetof(struct ravel__plain_counts, quiet_at) &&
-                   offsetof(struct ravel__thread, depth) ==
-                       offsetof(struct ravel__thread, hook) +
-                           offsetof(struct ravel__hook_thread, depth) &&
-                   offsetof(struct ravel__thread, stack_id) ==
-                       offsetof(struct ravel__thread, hook) +
-                           offsetof(struct ravel__hook_thread, stack_id) &&
-                   offsetof(struct ravel__thread, atomic_fn) ==
-                       offsetof(struct ravel__thread, hook) +
-                           offsetof(struct ravel__hook_thread, atomic_fn),
+                   HOOK_FIELD(struct ravel__plain_counts, quiet_at) &&
+                   HOOK_FIELD(struct ravel__hook_thread, depth) &&
+                   HOOK_FIELD(struct ravel__hook_thread, stack_id) &&
+                   HOOK_FIELD(struct ravel__hook_thread, atomic_fn),
                "struct ravel__thread's hook fields are its hook member");
+#undef HOOK_FIELD
 
 static inline __attribute__((always_inline)) void
 plain_access(const void *a, uint64_t size, bool write, uint64_t pc)
