@@ -161,6 +161,8 @@ struct ravel__detector *ravel__det_new(const struct ravel__det_mem *mem,
     d->org_hash = map(d, sizeof(uint32_t) * ORIGIN_HASH);
     d->hot.oc = map(d, sizeof(struct ravel__det_origin_cached) * ORIGIN_CACHE);
     d->norg = 1;
+    for (uint32_t i = 0; i < LEAF_CACHE; i++)
+        d->hot.leaf[i].base = RAVEL__DET_NO_BASE;
     if (!d->top || !d->hot.thr || !d->obj_stamp || !d->obj_stamp1 ||
         !d->obj_clock || !d->arena ||
         !d->overflow || !d->leaves || !d->org || !d->org_hash || !d->hot.oc)
@@ -667,7 +669,7 @@ static inline struct ravel__det_leaf *leaf_get(struct ravel__detector *d, uint64
 {
     const struct ravel__det_leaf_cached *e =
         &d->hot.leaf[(addr >> LEAF_BITS) & (LEAF_CACHE - 1)];
-    if (RAVEL__LIKELY(e->leaf && e->base == addr >> LEAF_BITS))
+    if (RAVEL__LIKELY(e->base == addr >> LEAF_BITS))
         return e->leaf;
     return leaf_lookup(d, addr, create);
 }
@@ -876,7 +878,7 @@ plain_one(struct ravel__detector *d, uint32_t t, uint64_t addr,
      * look at. */
     const struct ravel__det_leaf_cached *e =
         &d->hot.leaf[(addr >> LEAF_BITS) & (LEAF_CACHE - 1)];
-    bool cached = e->leaf && e->base == addr >> LEAF_BITS;
+    bool cached = e->base == addr >> LEAF_BITS;
     struct ravel__det_leaf *l =
         cached ? e->leaf : leaf_lookup(d, addr, true);
     if (RAVEL__UNLIKELY(!l))

@@ -200,12 +200,24 @@ struct ravel__det_thread_clocks {
                               release fences write them, so a thread
                               created in their place clears them only
                               then */
+    /* The origin of the thread's last quick read ([0]) and write ([1]):
+     * a loop's accesses at one code location skip the origin cache's
+     * hash. Origins are never forgotten, so a memo stays true across
+     * executions and threads; zeroed, it is (0, 0), origin 0. */
+    struct {
+        uint64_t pc;
+        uint32_t stack, id;
+    } memo[2];
 };
 #define RAVEL__DET_ACQ 1
 #define RAVEL__DET_REL 2
 
+/* An entry no address has (addresses have 64 - RAVEL__DET_LEAF_BITS
+ * bits of base): an entry whose base matches has its leaf, no second
+ * test. */
+#define RAVEL__DET_NO_BASE UINT64_MAX
 struct ravel__det_leaf_cached {
-    uint64_t base; /* address >> RAVEL__DET_LEAF_BITS */
+    uint64_t base; /* address >> RAVEL__DET_LEAF_BITS, or RAVEL__DET_NO_BASE */
     struct ravel__det_leaf *leaf;
 };
 
@@ -249,9 +261,9 @@ ravel__det_leaf_granule(const struct ravel__det_hot *h, uint64_t addr,
     uint64_t base = addr >> RAVEL__DET_LEAF_BITS;
     const struct ravel__det_leaf_cached *e =
         &h->leaf[base & (RAVEL__DET_LEAF_CACHE - 1)];
-    struct ravel__det_leaf *l = e->leaf;
-    if (RAVEL__UNLIKELY(e->base != base || !l))
+    if (RAVEL__UNLIKELY(e->base != base))
         return NULL;
+    struct ravel__det_leaf *l = e->leaf;
     uint32_t gi = (uint32_t)((addr >> 3) & (RAVEL__DET_LEAF_GRANULES - 1));
     struct ravel__det_granule *g = &l->g[gi];
     uint32_t stamp = g->stamp;
@@ -367,7 +379,8 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
                     uint64_t pc, uint32_t stack, bool write)
 {
     struct ravel__det_hot *h = (struct ravel__det_hot *)d;
-    const uint32_t *clk = h->thr[t].c;
+    struct ravel__det_thread_clocks *tc = &h->thr[t];
+    const uint32_t *clk = tc->c;
     unsigned mask = ((1u << size) - 1) << (addr & 7);
     unsigned kind = write ? RAVEL__DET_K_WRITE : 0u;
     /* The header word, changed in a register and stored once: the
@@ -379,11 +392,11 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
         hdr &= ~(0xffffffull << RAVEL__DET_HDR_MASK);
     uint64_t bytes = (uint64_t)mask * 0x010101u << RAVEL__DET_HDR_MASK;
     uint64_t over = hdr & bytes;
-    /* First the cells the access overlaps, in few registers: one not
-     * ordered before it that it may race with (a write's any, a read's
-     * a write) is for the detector; a read supersedes, on its bytes,
-     * the reads ordered before it (`clear`: their cells' masks), a
-     * write every earlier access to its bytes. */
+    /* First the cells the access overlaps: one not ordered before it
+     * that it may race with (a write's any, a read's a write) is for
+     * the detector; a read supersedes, on its bytes, the reads ordered
+     * before it (`clear`: their cells' masks), a write every earlier
+     * access to its bytes. */
     uint64_t clear = 0;
 #pragma GCC unroll 3
     for (unsigned i = 0; i < RAVEL__DET_CELLS; i++) {
@@ -392,8 +405,11 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
             continue;
         uint64_t c = g->cell[i];
         unsigned ck = (unsigned)(hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u;
-        uint32_t ct = (uint32_t)(c >> RAVEL__DET_TID_SHIFT);
-        if (ct != t && (uint32_t)c > clk[ct]) {
+        /* Ordered before the access when its epoch is within the
+         * thread's clock: a cell of thread t itself always is (its
+         * epoch was t's then; a cell left from before this execution is
+         * not live), so no test of the thread. */
+        if ((uint32_t)c > clk[c >> RAVEL__DET_TID_SHIFT]) {
             if (write || (ck & RAVEL__DET_K_WRITE))
                 return false; /* may race */
         } else if (!write && !(ck & RAVEL__DET_K_WRITE)) {
@@ -401,22 +417,33 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
         }
     }
     uint64_t next = write ? hdr & ~bytes : hdr & ~(over & clear);
-    /* Then its origin, and where it goes: the last cell of this thread,
-     * epoch, origin and kind that still holds bytes, or else the first
-     * empty one. */
-    const struct ravel__det_origin_cached *oc =
-        &h->oc[ravel__det_origin_slot(pc, stack)];
-    if (RAVEL__UNLIKELY(oc->pc != pc || oc->stack != stack))
-        return false;
+    /* Then its origin, from the thread's memo or else the origin cache
+     * (not there: the detector interns it), and where it goes: the last
+     * cell of this thread, epoch, origin and kind that still holds
+     * bytes, or else the first empty one. */
+    __typeof__(tc->memo[0]) *memo = &tc->memo[write];
+    uint32_t id = memo->id;
+    if (RAVEL__UNLIKELY(memo->pc != pc || memo->stack != stack)) {
+        const struct ravel__det_origin_cached *oc =
+            &h->oc[ravel__det_origin_slot(pc, stack)];
+        if (oc->pc != pc || oc->stack != stack)
+            return false;
+        id = oc->id;
+        memo->pc = pc;
+        memo->stack = stack;
+        memo->id = id;
+    }
     uint64_t mine = ravel__det_who(t, clk[t]) |
-                    (uint64_t)oc->id << RAVEL__DET_ORIGIN_SHIFT;
+                    (uint64_t)id << RAVEL__DET_ORIGIN_SHIFT;
     int slot = -1;
 #pragma GCC unroll 3
-    for (unsigned i = 0; i < RAVEL__DET_CELLS; i++)
+    for (int i = RAVEL__DET_CELLS - 1; i >= 0; i--)
         if (g->cell[i] == mine &&
             ((next >> (RAVEL__DET_HDR_MASK + 8 * i)) & 0xff) &&
-            ((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u) == kind)
-            slot = (int)i;
+            ((hdr >> (RAVEL__DET_HDR_KINDS + 2 * i)) & 3u) == kind) {
+            slot = i;
+            break;
+        }
     if (slot < 0) {
         uint64_t masks = next >> RAVEL__DET_HDR_MASK;
         if (!(masks & 0xff))

@@ -285,6 +285,20 @@ READ_REST(read_rest8, 8)
 READ_REST(read_rest, size)
 #undef READ_REST
 
+/* A read not within one granule whose leaf is cached: an unaligned read
+ * across two granules takes the inline test on each, then (as any other)
+ * the rest. Out of line, so that the read hooks' own path saves no
+ * register. */
+static __attribute__((noinline)) void
+read_ungranuled(const void *a, uint64_t size, uint64_t pc)
+{
+    if (ravel__det_nothing_new_split(
+            (const struct ravel__det_hot *)ravel__race_det, ravel__self->slot,
+            (uint64_t)(uintptr_t)a, size))
+        return;
+    read_rest(a, size, pc, NULL, false);
+}
+
 /* A read's side: first the inline test, on the shadow itself, whether
  * the thread's own access of this epoch already covers the bytes (most
  * reads of a loop: nothing to check or record), then the rest, a tail
@@ -304,11 +318,11 @@ read_side(const void *a, uint64_t size, uint64_t pc)
     bool live;
     struct ravel__det_granule *g = ravel__det_leaf_granule(h, addr, size,
                                                            &live);
-    if (g && live &&
-        ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
+    if (RAVEL__UNLIKELY(!g)) {
+        read_ungranuled(a, size, pc); /* (a tail call) */
         return;
-    /* An unaligned read across two granules: the same test on each. */
-    if (!g && ravel__det_nothing_new_split(h, ravel__self->slot, addr, size))
+    }
+    if (live && ravel__det_nothing_new_at(h, g, ravel__self->slot, addr, size))
         return;
     switch (size) { /* (a constant in the sized hooks) */
     case 1: read_rest1(a, size, pc, g, live); break;
