@@ -364,7 +364,7 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * access of 1 to 8 bytes within one granule whose leaf is in the lookup
  * cache (ravel__det_leaf_granule found it: g; live: as it said - a
  * stale granule is taken as empty, as the detector takes it), an origin
- * in the origin cache, no race (an overlapping cell not ordered before
+ * in the thread's memo or the origin cache, no race (an overlapping cell not ordered before
  * the access is for the detector to report, if it races), and a place
  * to record the access - the cell of this thread, epoch, origin and
  * kind, or a cell the access empties or found empty. False otherwise, having changed nothing: then the detector does
