@@ -274,6 +274,8 @@ ravel__det_leaf_granule(const struct ravel__det_hot *h, uint64_t addr,
      * more on the inline paths (callgrind, the lock workload: 12
      * instructions more a write, one more a read). */
     __asm__("" : "+r"(g));
+    if (!g)
+        __builtin_unreachable(); /* (what the asm hid) */
     return g;
 }
 
