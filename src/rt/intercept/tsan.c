@@ -23,8 +23,8 @@
  * a constant): a read first tests, on the shadow itself, whether the
  * thread's own access of this epoch already covers the bytes
  * (ravel__det_nothing_new_at; on both granules an unaligned read
- * straddles, ravel__det_nothing_new_split), which settles most of a
- * loop's reads; then, out of line, the detector's inline path
+ * straddles, ravel__det_nothing_new_split, out of line), which settles
+ * most of a loop's reads; then, out of line, the detector's inline path
  * (ravel__det_quick_at) checks and records a simple access that races
  * with nothing the granule remembers (a loop's first access to each
  * element after another thread's, under a lock); only what it leaves
