@@ -191,6 +191,15 @@ struct ravel__det_leaf {
     struct ravel__det_granule g[RAVEL__DET_LEAF_GRANULES];
 };
 
+/* A direct-mapped cache of origins, in front of the detector's hash
+ * table of (pc, stack) pairs: a zeroed entry is origin 0, (0, 0). */
+#define RAVEL__DET_ORIGIN_CACHE 4096
+struct ravel__det_origin_cached {
+    uint64_t pc;
+    uint32_t stack;
+    uint32_t id;
+};
+
 struct ravel__det_thread_clocks {
     uint32_t c[RAVEL__MAX_THREADS], acq[RAVEL__MAX_THREADS],
         rel[RAVEL__MAX_THREADS];
@@ -200,14 +209,11 @@ struct ravel__det_thread_clocks {
                               release fences write them, so a thread
                               created in their place clears them only
                               then */
-    /* The origin of the thread's last quick read ([0]) and write ([1]):
-     * a loop's accesses at one code location skip the origin cache's
-     * hash. Origins are never forgotten, so a memo stays true across
-     * executions and threads; zeroed, it is (0, 0), origin 0. */
-    struct {
-        uint64_t pc;
-        uint32_t stack, id;
-    } memo[2];
+    /* The origin of the thread's last quick read ([0]) and write ([1]),
+     * an origin cache entry of its own: a loop's accesses at one code
+     * location skip the cache's hash. Origins are never forgotten, so a
+     * memo stays true across executions and threads. */
+    struct ravel__det_origin_cached memo[2];
 };
 #define RAVEL__DET_ACQ 1
 #define RAVEL__DET_REL 2
@@ -219,15 +225,6 @@ struct ravel__det_thread_clocks {
 struct ravel__det_leaf_cached {
     uint64_t base; /* address >> RAVEL__DET_LEAF_BITS, or RAVEL__DET_NO_BASE */
     struct ravel__det_leaf *leaf;
-};
-
-/* A direct-mapped cache of origins, in front of the detector's hash
- * table of (pc, stack) pairs: a zeroed entry is origin 0, (0, 0). */
-#define RAVEL__DET_ORIGIN_CACHE 4096
-struct ravel__det_origin_cached {
-    uint64_t pc;
-    uint32_t stack;
-    uint32_t id;
 };
 
 static inline uint32_t ravel__det_origin_slot(uint64_t pc, uint32_t stack)
@@ -371,10 +368,11 @@ ravel__det_read_nothing_new(const struct ravel__detector *d, uint32_t t,
  * access of 1 to 8 bytes within one granule whose leaf is in the lookup
  * cache (ravel__det_leaf_granule found it: g; live: as it said - a
  * stale granule is taken as empty, as the detector takes it), an origin
- * in the thread's memo or the origin cache, no race (an overlapping cell not ordered before
- * the access is for the detector to report, if it races), and a place
- * to record the access - the cell of this thread, epoch, origin and
- * kind, or a cell the access empties or found empty. False otherwise, having changed nothing: then the detector does
+ * in the thread's memo or the origin cache, no race (an overlapping
+ * cell not ordered before the access is for the detector to report, if
+ * it races), and a place to record the access - the cell of this
+ * thread, epoch, origin and kind, or a cell the access empties or found
+ * empty. False otherwise, having changed nothing: then the detector does
  * the whole access. For a read, ravel__det_nothing_new_at must have
  * said no. These are the hooks' fast paths: a loop's first access to
  * each element in an epoch, after other threads' accesses that a lock
@@ -428,7 +426,7 @@ ravel__det_quick_at(struct ravel__detector *d, struct ravel__det_granule *g,
      * (not there: the detector interns it), and where it goes: the last
      * cell of this thread, epoch, origin and kind that still holds
      * bytes, or else the first empty one. */
-    __typeof__(tc->memo[0]) *memo = &tc->memo[write];
+    struct ravel__det_origin_cached *memo = &tc->memo[write];
     uint32_t id = memo->id;
     if (RAVEL__UNLIKELY(memo->pc != pc || memo->stack != stack)) {
         const struct ravel__det_origin_cached *oc =
