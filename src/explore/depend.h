@@ -276,6 +276,13 @@ static inline const uint32_t *ravel__hb_clock(const struct ravel__hb *hb,
 /* Does event a happen before event b (a < b)? */
 bool ravel__hb_before(const struct ravel__hb *hb, const struct ravel__exec *x,
                       uint32_t a, uint32_t b);
+/* The fingerprint's version: bumped whenever the hash of a trace changes
+ * (2: event_hash mixes twice, not four times), so that a checkpoint's
+ * fingerprints are never mixed with another scheme's (it is in the
+ * search's JSON, supervisor.c, which a checkpoint's hash and ravel
+ * merge's comparison cover). */
+#define RAVEL__FP_SCHEME 2
+
 /* The execution's Mazurkiewicz trace as a 64-bit fingerprint: equal for
  * equivalent executions (same events, same happens-before). Hashes only
  * the events after the prefix ravel__hb_compute kept (fpsum). */

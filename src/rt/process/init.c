@@ -320,8 +320,8 @@ static void load_checkpoint(void)
         ravel__shard_resolve(rt->opt.shard, &si, &sn, NULL, err, sizeof err);
     if (c.search != rt->search_hash)
         ravel__fatal("--resume %s: saved by another search (the program's "
-                     "path or arguments, or options that decide the traces, "
-                     "differ)",
+                     "path or arguments, options that decide the traces, "
+                     "or the version of ravel's trace fingerprints differ)",
                      path);
     if (c.program != rt->program_hash)
         ravel__fatal("--resume %s: saved by another build of the program",

@@ -974,6 +974,10 @@ void ravel__search_json(struct ravel__strbuf *sb)
         ravel__json_str(sb, o->suppressions);
     else
         ravel__sb_add(sb, "null");
+    /* The scheme of the trace fingerprints, so that a checkpoint or the
+     * shards of a merge are never of two (depend.h). */
+    ravel__json_key(sb, &f, "fingerprints");
+    ravel__sb_printf(sb, "%d", RAVEL__FP_SCHEME);
     ravel__sb_addc(sb, '}');
 }
 
