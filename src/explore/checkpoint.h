@@ -14,7 +14,9 @@
  *
  *     ravel checkpoint 1
  *     search 1f2e...          hash of the search (program, arguments,
- *     program 9a0b...         options) and of the program's bytes
+ *     program 9a0b...         options, the fingerprints' version:
+ *                             ravel__search_json) and of the program's
+ *                             bytes
  *     shard 2 4               (1 1 when not sharded)
  *     units 256               units made (0: still splitting)
  *     executions 123456
